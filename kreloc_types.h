@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Types shared by the module and the host-side unit tests.  The pure-logic
+ * files (kreloc_calc.c, kreloc_note.c, kreloc_symstr.c) include only this
+ * header so that they build unchanged for userspace.
+ */
+#ifndef _KRELOC_TYPES_H
+#define _KRELOC_TYPES_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/string.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#else
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+typedef unsigned char u8;
+typedef unsigned short u16;
+typedef unsigned int u32;
+typedef unsigned long long u64;
+typedef long long s64;
+#endif
+
+#endif /* _KRELOC_TYPES_H */
