@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kreloc_arch.h - the small interface each architecture implements.
+ *
+ * One file per architecture in this directory (x86_64.c, powerpc.c) and
+ * generic.c for the rest; Kbuild picks exactly one.
+ */
+#ifndef _KRELOC_ARCH_H
+#define _KRELOC_ARCH_H
+
+#include <linux/types.h>
+
+/*
+ * A callable pointer built from a code address.  On ppc64 ELF ABIv1 a C
+ * function pointer is the address of a descriptor {entry, toc, env}, so the
+ * storage for one lives here; elsewhere it is unused.
+ */
+struct kreloc_arch_fn {
+	unsigned long desc[3];
+};
+
+/**
+ * kreloc_arch_link_base() - link-time address of _text known from the
+ * kernel headers alone (x86_64 __START_KERNEL, ppc64 KERNELBASE)
+ * @base:	set to the address
+ *
+ * Return: true if the architecture has such a constant.
+ */
+bool kreloc_arch_link_base(u64 *base);
+
+/**
+ * kreloc_arch_kaslr_offset() - the kernel's own notion of its offset, if a
+ * module can read it (ppc64: kernstart_virt_addr - KERNELBASE)
+ * @off:	set to the offset
+ *
+ * Return: true if available; used as an independent cross-check.
+ */
+bool kreloc_arch_kaslr_offset(u64 *off);
+
+/**
+ * kreloc_arch_func() - make a C function pointer for code at @entry
+ * @entry:	start of the function's code (as in /proc/kallsyms for code)
+ * @fn:		storage the pointer may refer to; must outlive its use
+ *
+ * Return: a pointer that can be cast to the function type and called.
+ */
+void *kreloc_arch_func(unsigned long entry, struct kreloc_arch_fn *fn);
+
+/**
+ * kreloc_arch_code_name() - the kallsyms name of a function's code
+ * @name:	the C name
+ * @buf:	buffer of @len bytes for the result
+ * @len:	size of @buf
+ *
+ * ppc64 ELF ABIv1 names code ".name" and the descriptor "name"; everywhere
+ * else the code is "name".
+ *
+ * Return: @buf.
+ */
+const char *kreloc_arch_code_name(const char *name, char *buf, size_t len);
+
+/* True if the whole image moves by one delta (checked across sections). */
+bool kreloc_arch_single_delta(void);
+
+#endif /* _KRELOC_ARCH_H */

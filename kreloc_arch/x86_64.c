@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kreloc x86_64 specifics.
+ *
+ * The whole image, init text included, is relocated by one delta
+ * (arch/x86/boot/compressed/misc.c handle_relocations()); per-CPU symbols
+ * are absolute and never move.  _text links at __START_KERNEL.
+ */
+#include <linux/align.h>
+#include <linux/string.h>
+#include <asm/page.h>
+#include "kreloc_arch.h"
+
+bool kreloc_arch_link_base(u64 *base)
+{
+	*base = __START_KERNEL;
+	return true;
+}
+
+bool kreloc_arch_kaslr_offset(u64 *off)
+{
+	/* kaslr_offset() reads _text, which is not exported to modules. */
+	return false;
+}
+
+void *kreloc_arch_func(unsigned long entry, struct kreloc_arch_fn *fn)
+{
+	/*
+	 * entry is the symbol start, where the ENDBR64 of an IBT kernel sits,
+	 * so an indirect call to it is legal.
+	 */
+	return (void *)entry;
+}
+
+const char *kreloc_arch_code_name(const char *name, char *buf, size_t len)
+{
+	strscpy(buf, name, len);
+	return buf;
+}
+
+bool kreloc_arch_single_delta(void)
+{
+	return true;
+}

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kreloc_debugfs.c - /sys/kernel/debug/kreloc/: info, sections, anchors.
+ *
+ * Every file is 0400 and additionally checks the opener's credentials on
+ * open and on every read, like /sys/module/X/sections does; a reader who may
+ * not see kernel addresses gets -EPERM instead of zeros.
+ */
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/module.h>
+#include <linux/seq_file.h>
+#include <linux/utsname.h>
+#include "kreloc.h"
+
+static struct dentry *kreloc_dir;
+static const struct kreloc_core *kreloc_dbg_core;
+
+static void kreloc_seq_addr(struct seq_file *m, bool valid, u64 v)
+{
+	if (valid)
+		seq_printf(m, " 0x%llx", v);
+	else
+		seq_puts(m, " -");
+}
+
+static int kreloc_info_show(struct seq_file *m, void *v)
+{
+	const struct kreloc_core *core = m->private;
+	const struct kreloc_linked *l = core->linked;
+	unsigned int i, resolved = 0;
+
+	for (i = 0; i < l->nr_anchors; i++)
+		resolved += !!core->runtime[i];
+
+	seq_puts(m, "# kreloc core kernel relocation (format described in kreloc's README)\n");
+	seq_printf(m, "FORMAT=%d\n", KRELOC_FORMAT);
+	seq_printf(m, "OSRELEASE=%s\n", init_utsname()->release);
+	seq_printf(m, "ARCH=%s\n", init_utsname()->machine);
+	if (core->kernel_offset_valid)
+		seq_printf(m, "KERNELOFFSET=0x%llx\n", core->kernel_offset);
+	seq_puts(m, "REF_SYMBOL=_text\n");
+	if (core->ref_linked)
+		seq_printf(m, "REF_LINKED=0x%llx\n", core->ref_linked);
+	if (core->ref_runtime)
+		seq_printf(m, "REF_RUNTIME=0x%llx\n", core->ref_runtime);
+	seq_printf(m, "LINKED_SOURCE=%s\n", l->source_name);
+	seq_printf(m, "LINKED_FILE=%s\n", l->source_file);
+	seq_printf(m, "LINKED_RELEASE=%s\n", l->release);
+	if (l->build_id)
+		seq_printf(m, "LINKED_BUILD_ID=%*phN\n", l->build_id_len,
+			   l->build_id);
+	seq_printf(m, "STATUS=%s\n", core->ok ? "ok" : "mismatch");
+	seq_printf(m, "INIT=%s\n", kreloc_init_freed() ? "freed" : "live");
+	if (core->build_id_len > 0)
+		seq_printf(m, "BUILD_ID=%*phN\n", core->build_id_len,
+			   core->build_id);
+	else
+		seq_puts(m, "BUILD_ID=\n");
+	seq_printf(m, "ANCHORS=%u\n", l->nr_anchors);
+	seq_printf(m, "ANCHORS_RESOLVED=%u\n", resolved);
+	seq_printf(m, "KALLSYMS_LOOKUP_NAME=0x%lx\n",
+		   kreloc_ksym_lookup_fn_addr());
+	seq_printf(m, "ACCESS_CHECK=%s\n",
+		   kreloc_show_value_exact() ? "kallsyms_show_value" : "cap_syslog");
+	return 0;
+}
+
+static int kreloc_sections_show(struct seq_file *m, void *v)
+{
+	const struct kreloc_core *core = m->private;
+	const struct kreloc_linked *l = core->linked;
+	bool freed = kreloc_init_freed();
+	unsigned int g;
+
+	seq_puts(m, "# NAME LINKED RUNTIME SIZE OFFSET STATUS\n");
+	for (g = 0; g < KRELOC_NR_GROUPS; g++) {
+		const struct kreloc_linked_section *s = &l->sec[g];
+		const struct kreloc_group_result *r = &core->res[g];
+		bool ok = r->status == KRELOC_OK && s->known;
+		const char *status = kreloc_status_name(ok ? KRELOC_OK :
+					r->status == KRELOC_OK ? KRELOC_UNKNOWN :
+					r->status);
+
+		if (ok && freed && (g == KRELOC_INIT_TEXT || g == KRELOC_INIT_DATA))
+			status = "freed";
+		seq_puts(m, kreloc_group_name(g));
+		kreloc_seq_addr(m, s->known, s->start);
+		kreloc_seq_addr(m, ok, s->start + r->offset);
+		kreloc_seq_addr(m, s->known && s->size, s->size);
+		kreloc_seq_addr(m, ok, r->offset);
+		seq_printf(m, " %s\n", status);
+	}
+	return 0;
+}
+
+static int kreloc_anchors_show(struct seq_file *m, void *v)
+{
+	const struct kreloc_core *core = m->private;
+	const struct kreloc_linked *l = core->linked;
+	unsigned int i;
+
+	seq_puts(m, "# SYMBOL LINKED RUNTIME DELTA SECTION\n");
+	for (i = 0; i < l->nr_anchors; i++) {
+		const struct kreloc_linked_anchor *a = &l->anchors[i];
+		u64 rt = core->runtime[i];
+
+		seq_printf(m, "%s 0x%llx", a->name, a->linked);
+		kreloc_seq_addr(m, rt, rt);
+		kreloc_seq_addr(m, rt, rt - a->linked);
+		seq_printf(m, " %s\n", kreloc_group_name(a->group));
+	}
+	return 0;
+}
+
+struct kreloc_file {
+	const char *name;
+	int (*show)(struct seq_file *m, void *v);
+};
+
+static const struct kreloc_file kreloc_files[] = {
+	{ "info", kreloc_info_show },
+	{ "sections", kreloc_sections_show },
+	{ "anchors", kreloc_anchors_show },
+};
+
+static int kreloc_open(struct inode *inode, struct file *file)
+{
+	const struct kreloc_file *f;
+
+	if (!kreloc_may_see_addresses(file))
+		return -EPERM;
+	f = inode->i_private;
+	return single_open(file, f->show, (void *)kreloc_dbg_core);
+}
+
+static ssize_t kreloc_read(struct file *file, char __user *buf, size_t len,
+			   loff_t *ppos)
+{
+	if (!kreloc_may_see_addresses(file))
+		return -EPERM;
+	return seq_read(file, buf, len, ppos);
+}
+
+static const struct file_operations kreloc_fops = {
+	.owner		= THIS_MODULE,
+	.open		= kreloc_open,
+	.read		= kreloc_read,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+int kreloc_debugfs_init(const struct kreloc_core *core)
+{
+	unsigned int i;
+
+	kreloc_dbg_core = core;
+	kreloc_dir = debugfs_create_dir("kreloc", NULL);
+	if (IS_ERR(kreloc_dir))
+		return PTR_ERR(kreloc_dir);
+	for (i = 0; i < ARRAY_SIZE(kreloc_files); i++)
+		debugfs_create_file(kreloc_files[i].name, 0400, kreloc_dir,
+				    (void *)&kreloc_files[i], &kreloc_fops);
+	return 0;
+}
+
+void kreloc_debugfs_exit(void)
+{
+	debugfs_remove_recursive(kreloc_dir);
+	kreloc_dir = NULL;
+}

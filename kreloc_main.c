@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kreloc - say exactly where the running kernel's image sits relative to
+ * its link-time addresses.
+ *
+ * At load time kreloc pairs link-time anchors, generated at build time from
+ * the kernel's System.map or the vmlinux inside its image, with the runtime
+ * addresses kallsyms gives for the same symbols, checks that each core
+ * section's anchors agree, and publishes the per-section offsets in
+ * /sys/kernel/debug/kreloc/.
+ */
+#include <linux/module.h>
+#include <linux/init.h>
+#include "kreloc.h"
+
+static struct kreloc_core kreloc_core;
+
+static int __init kreloc_init(void)
+{
+	int ret;
+
+	ret = kreloc_ksym_init();
+	if (ret)
+		return ret;
+	ret = kreloc_core_init(&kreloc_core);
+	if (ret)
+		return ret;
+	ret = kreloc_debugfs_init(&kreloc_core);
+	if (ret) {
+		kreloc_core_exit(&kreloc_core);
+		return ret;
+	}
+	return 0;
+}
+
+static void __exit kreloc_exit(void)
+{
+	kreloc_debugfs_exit();
+	kreloc_core_exit(&kreloc_core);
+}
+
+module_init(kreloc_init);
+module_exit(kreloc_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Runtime relocation of the kernel image and its modules");
+MODULE_AUTHOR("kreloc developers");
