@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# kreloc - out-of-tree module and tools.
+#
+#   make [KDIR=...] [ARCH=... CROSS_COMPILE=...] [SYSTEM_MAP=...] [VMLINUZ=...]
+#        [LINKED_SOURCE=auto|system.map|vmlinux|arch]
+#   make demo      boot a Debian kernel in QEMU and show kreloc's view of it
+#   make check     host unit tests, then the selftests in QEMU on real kernels
+#   make bench     benchmarks (not part of check)
+#   make lint      checkpatch --strict and sparse on the module sources
+
+ifneq ($(KERNELRELEASE),)
+# Called from kbuild.
+include $(src)/Kbuild
+else
+
+KDIR ?= /lib/modules/$(shell uname -r)/build
+HOSTCC ?= gcc
+HOSTCFLAGS ?= -O2
+PREFIX ?= /usr/local
+KRELOC_CFLAGS := -std=c11 -Wall -Wextra -Werror $(HOSTCFLAGS)
+
+# The release of the kernel in KDIR (Debian's kernel.release is not it).
+KRELEASE := $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' \
+		$(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+SYSTEM_MAP ?= /boot/System.map-$(KRELEASE)
+VMLINUZ ?= /boot/vmlinuz-$(KRELEASE)
+LINKED_SOURCE ?= auto
+
+LINKGEN_SRCS := tools/kreloc-linkgen.c tools/linkgen.c tools/sysmap.c \
+		tools/kelf.c kreloc_calc.c kreloc_note.c
+
+.PHONY: all modules clean install demo check unit bench lint FORCE
+
+all: modules
+
+tools/kreloc-linkgen: $(LINKGEN_SRCS) $(wildcard tools/*.h) kreloc_calc.h kreloc_note.h
+	$(HOSTCC) $(KRELOC_CFLAGS) -o $@ $(LINKGEN_SRCS)
+
+kreloc_linked_gen.h: tools/kreloc-linkgen FORCE
+	@test -n "$(KRELEASE)" || { echo "kreloc: no kernel headers in KDIR=$(KDIR)" >&2; exit 1; }
+	@tools/kreloc-gen-linked.sh tools/kreloc-linkgen $@ "$(KRELEASE)" \
+		"$(LINKED_SOURCE)" "$(SYSTEM_MAP)" "$(VMLINUZ)"
+
+modules: kreloc_linked_gen.h
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+install: modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
+	rm -f kreloc_linked_gen.h kreloc_linked_gen.h.tmp tools/kreloc-linkgen
+	rm -rf tests/unit/build
+
+unit:
+	@$(MAKE) -s -C tests/unit
+
+demo:
+	@rig/demo.sh
+
+check:
+	@tests/run-all.sh
+
+bench:
+	@rig/bench.sh
+
+lint:
+	@rig/lint.sh
+
+FORCE:
+
+endif
