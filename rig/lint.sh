@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# lint.sh: checkpatch.pl --strict and sparse on the module sources, as a KTAP
+# block (checkpatch comes from Debian's linux-source-6.1; sparse is built
+# against the 6.12 headers with `make C=1`).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/rig/lib.sh"
+
+need_pkgs sparse
+src=$("$top/rig/linux-source.sh")
+envf="$CACHE/tmp/lint.env"
+"$top/rig/kernel-amd64.sh" 6.12 > "$envf"
+# shellcheck disable=SC1090
+. "$envf"
+
+echo "KRELOC-TEST-BEGIN lint"
+echo "TAP version 13"
+echo "1..2"
+files=$(cd "$top" && ls ./*.c ./*.h kreloc_arch/*.c kreloc_arch/*.h)
+out=$(cd "$top" && perl "$src/scripts/checkpatch.pl" --strict --no-tree --terse \
+	--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f $files 2>&1 | grep -v '^total:' )
+if [ -z "$out" ]; then
+	echo "ok 1 checkpatch --strict: module sources clean"
+else
+	echo "$out" | sed 's/^/# /'
+	echo "not ok 1 checkpatch --strict: module sources clean"
+fi
+b="$CACHE/tmp/sparse-build"
+"$top/rig/build-kreloc.sh" "$envf" "$b" LINKED_SOURCE=arch >/dev/null 2>&1 || true
+touch "$b"/*.c "$b"/kreloc_arch/*.c
+sp=$(make -C "$b" KDIR="$KDIR" LINKED_SOURCE=arch C=2 2>&1 | grep -E '(warning|error):' | grep -v 'kreloc_linked_gen' || true)
+if [ -z "$sp" ] && [ -s "$b/kreloc.ko" ]; then
+	echo "ok 2 sparse (make C=2): no warnings"
+else
+	echo "$sp" | sed 's/^/# /'
+	echo "not ok 2 sparse (make C=2): no warnings"
+fi
+echo "KRELOC-TEST-END lint rc=0"

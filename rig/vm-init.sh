@@ -1,0 +1,30 @@
+#!/bin/busybox sh
+# SPDX-License-Identifier: GPL-2.0
+# /init of the kreloc test initramfs: mount the usual filesystems, run
+# /kreloc/job (the demo, the selftests or a data dump), power off.
+/bin/busybox --install -s /bin
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+mkdir -p /proc /sys /dev /tmp
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tmpfs tmpfs /tmp
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+echo "KRELOC-VM: booted $(uname -r) $(uname -m)"
+# The job's output goes to the second serial port, away from kernel
+# messages on the console.
+out=/dev/console
+for d in /dev/ttyS1 /dev/hvc1; do
+	if [ -c "$d" ] && (: > "$d") 2>/dev/null; then
+		out=$d
+		break
+	fi
+done
+rc=0
+if [ -x /kreloc/job ]; then
+	(cd /kreloc && ./job) > "$out" 2>&1 || rc=$?
+fi
+echo "KRELOC-VM: job done rc=$rc"
+sync
+poweroff -f

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vm-tests.sh ENV OTHER_MAP RESULTS: build kreloc in every link-time source
+# variant for the kernel in ENV, boot it once under QEMU and run the
+# selftests inside; append "passed failed skipped" to RESULTS.
+#   OTHER_MAP  the link-time map of a *different* kernel release, for the
+#              must-refuse variant
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+envf="$1" other_map="$2" results="$3"
+# shellcheck disable=SC1090
+. "$envf"
+top=$(cd "$(dirname "$0")/.." && pwd)
+map=$("$top/rig/groundtruth.sh" "$envf")
+ksft=$("$top/rig/linux-source.sh")/tools/testing/selftests
+work="$CACHE/run/$KVER"
+rm -rf "$work"
+mkdir -p "$work/stage/kreloc/modules"
+
+# One module per link-time source; the source tree is the same.
+build() {
+	local name="$1"
+	shift
+	"$top/rig/build-kreloc.sh" "$envf" "$work/build/$name" "$@"
+	mkdir -p "$work/stage/kreloc/modules/$name"
+	cp "$work/build/$name/kreloc.ko" "$work/stage/kreloc/modules/$name/"
+}
+build system.map LINKED_SOURCE=system.map SYSTEM_MAP="$map"
+build vmlinux LINKED_SOURCE=vmlinux SYSTEM_MAP=/nonexistent VMLINUZ="${VMLINUZ:-$KIMAGE}"
+build arch LINKED_SOURCE=arch
+build othermap LINKED_SOURCE=system.map SYSTEM_MAP="$other_map"
+
+make -s -C "$top/selftests/kreloc" KSFT_DIR="$ksft" OUTPUT="$work/stage/kreloc" \
+	CROSS_COMPILE="$CROSS_COMPILE" >&2
+cp "$map" "$work/stage/kreloc/System.map"
+
+cat > "$work/stage/kreloc/job" <<'EOT'
+#!/bin/sh
+# Runs inside the VM: each test is one KTAP block.
+run() {
+	name="$1"
+	shift
+	echo "KRELOC-TEST-BEGIN $name"
+	"$@"
+	echo "KRELOC-TEST-END $name rc=$?"
+}
+for src in system.map vmlinux arch; do
+	run "core-$src" ./kreloc_core_test --ko "modules/$src/kreloc.ko" \
+		--source "$src" --map System.map
+done
+run core-othermap-refused ./kreloc_core_test --ko modules/othermap/kreloc.ko \
+	--source system.map --map System.map --expect mismatch
+EOT
+chmod +x "$work/stage/kreloc/job"
+
+log "booting $KVER for the selftests"
+vmrc=0
+"$top/rig/run-vm.sh" "$envf" "$work/stage" "$work/console.log" "" "$work/output.log" || vmrc=$?
+KRELOC_TAG="$UNAME_M $KVER" "$top/rig/ktap.sh" "$work/output.log" "$work/console.log" "$results"
+if [ $vmrc -ne 0 ]; then
+	echo "not ok - $KVER: VM run failed (see $work/console.log)"
+	echo "0 1 0" >> "$results"
+fi

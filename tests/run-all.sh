@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The whole kreloc test suite (`make check`): host unit tests, lint
+# (checkpatch --strict, sparse), then for each target kernel a QEMU boot
+# running the selftests.  Installs its own prerequisites.  Ends with one
+# line "N passed, N failed, N skipped"; exits non-zero on any failure.
+#
+#   KRELOC_TARGETS  kernels to boot (default: "amd64-6.1 amd64-6.12")
+#   KRELOC_CACHE    download/build cache (default ~/.cache/kreloc)
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/rig/lib.sh"
+
+targets="${KRELOC_TARGETS:-amd64-6.1 amd64-6.12}"
+results="$CACHE/tmp/results.$$"
+: > "$results"
+start=$(date +%s)
+
+need_pkgs build-essential cpio busybox-static qemu-system-x86 xz-utils zstd \
+	dwarves libelf-dev bc sparse
+
+stage() { printf '\n== %s (%ss)\n' "$*" "$(( $(date +%s) - start ))"; }
+
+stage "host unit tests"
+make -s -C "$top/tests/unit" > "$CACHE/tmp/unit.out" 2>&1
+KRELOC_TAG=host "$top/rig/ktap.sh" "$CACHE/tmp/unit.out" /dev/null "$results"
+
+stage "lint"
+"$top/rig/lint.sh" > "$CACHE/tmp/lint.out" 2>&1
+KRELOC_TAG=lint "$top/rig/ktap.sh" "$CACHE/tmp/lint.out" /dev/null "$results"
+
+# Environment of a target, fetched and cached.
+target_env() {
+	case "$1" in
+	amd64-*) "$top/rig/kernel-amd64.sh" "${1#amd64-}" > "$CACHE/tmp/$1.env" ;;
+	*) return 1 ;;
+	esac && echo "$CACHE/tmp/$1.env"
+}
+
+# The link-time map of another release, for the must-refuse test.
+other_of() {
+	case "$1" in
+	amd64-6.1) echo amd64-6.12 ;;
+	amd64-6.12) echo amd64-6.1 ;;
+	esac
+}
+
+for t in $targets; do
+	stage "QEMU: $t"
+	envf=$(target_env "$t") || { echo "not ok - $t: cannot fetch kernel"; echo "0 1 0" >> "$results"; continue; }
+	o=$(other_of "$t")
+	omap=$(oenv=$(target_env "$o") && "$top/rig/groundtruth.sh" "$oenv") || {
+		echo "not ok - $t: no link-time map of $o"; echo "0 1 0" >> "$results"; continue; }
+	"$top/rig/vm-tests.sh" "$envf" "$omap" "$results" || {
+		echo "not ok - $t: rig failed"; echo "0 1 0" >> "$results"; }
+done
+
+stage "done"
+read -r p f s < <(awk '{p += $1; f += $2; s += $3} END {print p + 0, f + 0, s + 0}' "$results")
+rm -f "$results"
+echo "$p passed, $f failed, $s skipped"
+[ "$f" -eq 0 ] && [ "$p" -gt 0 ]
