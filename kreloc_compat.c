@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kreloc_compat.c - module memory layout across kernel versions:
+ * v6.1 struct module_layout vs v6.4+ struct module_memory (commit
+ * ac3b43283923 "module: replace module_layout with module_memory").
+ */
+#include <linux/module.h>
+#include <linux/version.h>
+#include "kreloc_compat.h"
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+
+static const enum mod_mem_type kreloc_mem_type[KRELOC_NR_REGIONS] = {
+	[KRELOC_R_TEXT]		= MOD_TEXT,
+	[KRELOC_R_DATA]		= MOD_DATA,
+	[KRELOC_R_RODATA]	= MOD_RODATA,
+	[KRELOC_R_RO_AFTER_INIT] = MOD_RO_AFTER_INIT,
+	[KRELOC_R_INIT_TEXT]	= MOD_INIT_TEXT,
+	[KRELOC_R_INIT_DATA]	= MOD_INIT_DATA,
+	[KRELOC_R_INIT_RODATA]	= MOD_INIT_RODATA,
+};
+
+void kreloc_compat_regions(const struct module *mod, struct kreloc_region *r)
+{
+	int i;
+
+	for (i = 0; i < KRELOC_NR_REGIONS; i++) {
+		const struct module_memory *m = &mod->mem[kreloc_mem_type[i]];
+
+		r[i].base = (unsigned long)m->base;
+		r[i].size = m->base ? m->size : 0;
+	}
+}
+
+bool kreloc_compat_init_released(const struct module *mod)
+{
+	return !READ_ONCE(mod->mem[MOD_INIT_TEXT].base) &&
+	       !READ_ONCE(mod->mem[MOD_INIT_DATA].base) &&
+	       !READ_ONCE(mod->mem[MOD_INIT_RODATA].base);
+}
+
+#else /* v6.1 .. v6.3 */
+
+static void kreloc_split(const struct module_layout *l, struct kreloc_region *text,
+			 struct kreloc_region *ro, struct kreloc_region *ro_after,
+			 struct kreloc_region *data)
+{
+	unsigned long base = (unsigned long)l->base;
+
+	if (!base) {
+		text->size = ro->size = data->size = 0;
+		if (ro_after)
+			ro_after->size = 0;
+		return;
+	}
+	/* [text | rodata | ro_after_init | data], each size cumulative. */
+	text->base = base;
+	text->size = l->text_size;
+	ro->base = base + l->text_size;
+	ro->size = l->ro_size - l->text_size;
+	if (ro_after) {
+		ro_after->base = base + l->ro_size;
+		ro_after->size = l->ro_after_init_size - l->ro_size;
+	}
+	data->base = base + l->ro_after_init_size;
+	data->size = l->size - l->ro_after_init_size;
+}
+
+void kreloc_compat_regions(const struct module *mod, struct kreloc_region *r)
+{
+	memset(r, 0, sizeof(*r) * KRELOC_NR_REGIONS);
+	kreloc_split(&mod->core_layout, &r[KRELOC_R_TEXT], &r[KRELOC_R_RODATA],
+		     &r[KRELOC_R_RO_AFTER_INIT], &r[KRELOC_R_DATA]);
+	kreloc_split(&mod->init_layout, &r[KRELOC_R_INIT_TEXT],
+		     &r[KRELOC_R_INIT_RODATA], NULL, &r[KRELOC_R_INIT_DATA]);
+#ifdef CONFIG_ARCH_WANTS_MODULES_DATA_IN_VMALLOC
+	/* Data lives apart from text on these architectures. */
+	r[KRELOC_R_DATA].base = (unsigned long)mod->data_layout.base;
+	r[KRELOC_R_DATA].size = mod->data_layout.size;
+#endif
+}
+
+bool kreloc_compat_init_released(const struct module *mod)
+{
+	return !READ_ONCE(mod->init_layout.base);
+}
+
+#endif
