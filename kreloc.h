@@ -65,7 +65,11 @@ void kreloc_core_exit(struct kreloc_core *core);
 bool kreloc_init_freed(void);
 
 /* kreloc_debugfs.c: the public interface. */
+struct dentry;
 int kreloc_debugfs_init(const struct kreloc_core *core);
 void kreloc_debugfs_exit(void);
+/* A file module/@name showing kreloc_modules_show_one(@name). */
+struct dentry *kreloc_debugfs_module_file(const char *name);
+void kreloc_debugfs_remove(struct dentry *dentry);
 
 #endif /* _KRELOC_H */

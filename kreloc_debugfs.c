@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kreloc_debugfs.c - /sys/kernel/debug/kreloc/: info, sections, anchors.
+ * kreloc_debugfs.c - /sys/kernel/debug/kreloc/: info, sections, anchors,
+ * modules and module/NAME.
  *
  * Every file is 0400 and additionally checks the opener's credentials on
  * open and on every read, like /sys/module/X/sections does; a reader who may
@@ -12,8 +13,9 @@
 #include <linux/seq_file.h>
 #include <linux/utsname.h>
 #include "kreloc.h"
+#include "kreloc_modules.h"
 
-static struct dentry *kreloc_dir;
+static struct dentry *kreloc_dir, *kreloc_module_dir;
 static const struct kreloc_core *kreloc_dbg_core;
 
 static void kreloc_seq_addr(struct seq_file *m, bool valid, u64 v)
@@ -63,6 +65,8 @@ static int kreloc_info_show(struct seq_file *m, void *v)
 		   kreloc_ksym_lookup_fn_addr());
 	seq_printf(m, "ACCESS_CHECK=%s\n",
 		   kreloc_show_value_exact() ? "kallsyms_show_value" : "cap_syslog");
+	seq_printf(m, "GENERATION=%llu\n", kreloc_modules_generation());
+	seq_printf(m, "HISTORY_MAX=%u\n", kreloc_modules_history_max());
 	return 0;
 }
 
@@ -113,6 +117,18 @@ static int kreloc_anchors_show(struct seq_file *m, void *v)
 	return 0;
 }
 
+static int kreloc_modules_show(struct seq_file *m, void *v)
+{
+	kreloc_modules_show_list(m);
+	return 0;
+}
+
+/* module/NAME and module/NAME@GEN: the record is looked up by file name. */
+static int kreloc_module_show(struct seq_file *m, void *v)
+{
+	return kreloc_modules_show_one(m, m->file->f_path.dentry->d_name.name);
+}
+
 struct kreloc_file {
 	const char *name;
 	int (*show)(struct seq_file *m, void *v);
@@ -122,7 +138,10 @@ static const struct kreloc_file kreloc_files[] = {
 	{ "info", kreloc_info_show },
 	{ "sections", kreloc_sections_show },
 	{ "anchors", kreloc_anchors_show },
+	{ "modules", kreloc_modules_show },
 };
+
+static const struct kreloc_file kreloc_module_file = { NULL, kreloc_module_show };
 
 static int kreloc_open(struct inode *inode, struct file *file)
 {
@@ -161,7 +180,25 @@ int kreloc_debugfs_init(const struct kreloc_core *core)
 	for (i = 0; i < ARRAY_SIZE(kreloc_files); i++)
 		debugfs_create_file(kreloc_files[i].name, 0400, kreloc_dir,
 				    (void *)&kreloc_files[i], &kreloc_fops);
+	kreloc_module_dir = debugfs_create_dir("module", kreloc_dir);
 	return 0;
+}
+
+/*
+ * Module files come and go while they may be open.  Without debugfs's
+ * proxy a read after removal reaches kreloc_module_show(), which finds no
+ * record and answers -ENOENT instead of the proxy's -EIO.  That is safe:
+ * i_private is static and fops->owner pins kreloc while a file is open.
+ */
+struct dentry *kreloc_debugfs_module_file(const char *name)
+{
+	return debugfs_create_file_unsafe(name, 0400, kreloc_module_dir,
+					  (void *)&kreloc_module_file, &kreloc_fops);
+}
+
+void kreloc_debugfs_remove(struct dentry *dentry)
+{
+	debugfs_remove(dentry);
 }
 
 void kreloc_debugfs_exit(void)

@@ -12,6 +12,7 @@
 #include <linux/module.h>
 #include <linux/init.h>
 #include "kreloc.h"
+#include "kreloc_modules.h"
 
 static struct kreloc_core kreloc_core;
 
@@ -26,15 +27,23 @@ static int __init kreloc_init(void)
 	if (ret)
 		return ret;
 	ret = kreloc_debugfs_init(&kreloc_core);
-	if (ret) {
-		kreloc_core_exit(&kreloc_core);
-		return ret;
-	}
+	if (ret)
+		goto err_core;
+	ret = kreloc_modules_init();
+	if (ret)
+		goto err_debugfs;
 	return 0;
+
+err_debugfs:
+	kreloc_debugfs_exit();
+err_core:
+	kreloc_core_exit(&kreloc_core);
+	return ret;
 }
 
 static void __exit kreloc_exit(void)
 {
+	kreloc_modules_exit();
 	kreloc_debugfs_exit();
 	kreloc_core_exit(&kreloc_core);
 }

@@ -1,0 +1,649 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kreloc_modules.c - every module's regions and ELF sections, from the
+ * moment it is formed until after it is gone.
+ *
+ * A module notifier records a module at MODULE_STATE_COMING (its init
+ * regions exist while ->init runs), completes the record at LIVE (the
+ * per-section addresses exist by then, and ->init has returned, after which
+ * the kernel frees the init regions), and moves it to a bounded history at
+ * GOING.  The record turns "gone" once the module has left the kernel's
+ * module list.  Modules loaded before kreloc are found on that list.
+ *
+ * Locking: kreloc_mod_lock protects the records, the lists and the
+ * generation; readers take only it.  kreloc_dbg_lock serialises the
+ * creation and removal of debugfs files and is taken outside
+ * kreloc_mod_lock, never by readers, so removing a file (which waits for its
+ * readers) cannot deadlock.  The kernel's module_mutex, when used, is taken
+ * before kreloc_mod_lock and never together with kreloc_dbg_lock.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+#include "kreloc.h"
+#include "kreloc_modules.h"
+
+static unsigned int history = 64;
+module_param(history, uint, 0444);
+MODULE_PARM_DESC(history, "unloaded modules kept in the history (default 64)");
+
+#define KRELOC_HISTORY_LIMIT	4096
+#define KRELOC_REAP_DELAY	msecs_to_jiffies(20)
+#define KRELOC_REAP_TRIES	500
+
+static DEFINE_MUTEX(kreloc_mod_lock);
+static DEFINE_MUTEX(kreloc_dbg_lock);
+static LIST_HEAD(kreloc_live);		/* coming, live: load order */
+static LIST_HEAD(kreloc_history);	/* going, gone: unload order */
+static unsigned int kreloc_nr_history;
+static u64 kreloc_gen;
+
+/* The kernel's module list and its mutex, found through kallsyms. */
+static struct list_head *kreloc_module_list;
+static struct mutex *kreloc_module_mutex;
+
+static void kreloc_reap(struct work_struct *work);
+static DECLARE_DELAYED_WORK(kreloc_reap_work, kreloc_reap);
+static unsigned int kreloc_reap_tries;
+
+/* debugfs files under module/: one per record, one per name. */
+struct kreloc_mfile {
+	struct list_head node;
+	char name[MODULE_NAME_LEN + 24];
+	struct dentry *dentry;
+};
+
+static LIST_HEAD(kreloc_mfiles);
+
+static const char * const kreloc_region_names[KRELOC_NR_REGIONS] = {
+	[KRELOC_R_TEXT]		= "text",
+	[KRELOC_R_DATA]		= "data",
+	[KRELOC_R_RODATA]	= "rodata",
+	[KRELOC_R_RO_AFTER_INIT] = "ro_after_init",
+	[KRELOC_R_INIT_TEXT]	= "init.text",
+	[KRELOC_R_INIT_DATA]	= "init.data",
+	[KRELOC_R_INIT_RODATA]	= "init.rodata",
+};
+
+static const char * const kreloc_mstate_names[] = {
+	[KRELOC_M_COMING]	= "coming",
+	[KRELOC_M_LIVE]		= "live",
+	[KRELOC_M_GOING]	= "going",
+	[KRELOC_M_GONE]		= "gone",
+};
+
+const char *kreloc_region_name(unsigned int r)
+{
+	return r < KRELOC_NR_REGIONS ? kreloc_region_names[r] : "?";
+}
+
+static bool kreloc_region_is_init(unsigned int r)
+{
+	return r == KRELOC_R_INIT_TEXT || r == KRELOC_R_INIT_DATA ||
+	       r == KRELOC_R_INIT_RODATA;
+}
+
+u64 kreloc_modules_generation(void)
+{
+	u64 gen;
+
+	mutex_lock(&kreloc_mod_lock);
+	gen = kreloc_gen;
+	mutex_unlock(&kreloc_mod_lock);
+	return gen;
+}
+
+unsigned int kreloc_modules_history_max(void)
+{
+	return history;
+}
+
+static void kreloc_mrec_free(struct kreloc_mrec *rec)
+{
+	if (rec->nr_sects > 0)
+		kreloc_modsect_free(rec->sects, rec->nr_sects);
+	kfree(rec);
+}
+
+static struct kreloc_mrec *kreloc_mrec_new(struct module *mod)
+{
+	struct kreloc_mrec *rec = kzalloc(sizeof(*rec), GFP_KERNEL);
+
+	if (!rec)
+		return NULL;
+	rec->mod = mod;
+	strscpy(rec->name, mod->name, sizeof(rec->name));
+	kreloc_compat_regions(mod, rec->regions);
+	rec->init_seen = !kreloc_compat_init_released(mod);
+	rec->nr_sects = -ENOENT;
+	return rec;
+}
+
+/* Caller holds kreloc_mod_lock. */
+static struct kreloc_mrec *kreloc_find_live(const struct module *mod)
+{
+	struct kreloc_mrec *rec;
+
+	list_for_each_entry(rec, &kreloc_live, node)
+		if (rec->mod == mod)
+			return rec;
+	return NULL;
+}
+
+/*
+ * A new module at the address of a going one means the old one was freed.
+ * Caller holds kreloc_mod_lock.
+ */
+static void kreloc_mark_reused(const struct module *mod)
+{
+	struct kreloc_mrec *rec;
+
+	list_for_each_entry(rec, &kreloc_history, node) {
+		if (rec->state == KRELOC_M_GOING && rec->mod == mod) {
+			rec->state = KRELOC_M_GONE;
+			rec->mod = NULL;
+			kreloc_gen++;
+		}
+	}
+}
+
+/* Is @name still used by some record?  Caller holds kreloc_mod_lock. */
+static bool kreloc_name_in_use(const char *name)
+{
+	struct kreloc_mrec *rec;
+
+	list_for_each_entry(rec, &kreloc_live, node)
+		if (!strcmp(rec->name, name))
+			return true;
+	list_for_each_entry(rec, &kreloc_history, node)
+		if (!strcmp(rec->name, name))
+			return true;
+	return false;
+}
+
+/* Caller holds kreloc_dbg_lock. */
+static void kreloc_mfile_add(const char *name)
+{
+	struct kreloc_mfile *f;
+
+	list_for_each_entry(f, &kreloc_mfiles, node)
+		if (!strcmp(f->name, name))
+			return;
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return;
+	strscpy(f->name, name, sizeof(f->name));
+	f->dentry = kreloc_debugfs_module_file(f->name);
+	list_add_tail(&f->node, &kreloc_mfiles);
+}
+
+/* Caller holds kreloc_dbg_lock, not kreloc_mod_lock. */
+static void kreloc_mfile_del(const char *name)
+{
+	struct kreloc_mfile *f;
+
+	list_for_each_entry(f, &kreloc_mfiles, node) {
+		if (!strcmp(f->name, name)) {
+			list_del(&f->node);
+			kreloc_debugfs_remove(f->dentry);
+			kfree(f);
+			return;
+		}
+	}
+}
+
+/* Files for a new record.  Caller holds kreloc_dbg_lock. */
+static void kreloc_mfiles_for(const char *name, u64 gen)
+{
+	char buf[MODULE_NAME_LEN + 24];
+
+	kreloc_mfile_add(name);
+	snprintf(buf, sizeof(buf), "%s@%llu", name, gen);
+	kreloc_mfile_add(buf);
+}
+
+/*
+ * Drop the oldest history records beyond the bound and remove their files.
+ * Caller holds kreloc_dbg_lock, not kreloc_mod_lock.
+ */
+static void kreloc_trim_history(void)
+{
+	struct kreloc_mrec *rec;
+	char buf[MODULE_NAME_LEN + 24];
+	bool last;
+
+	for (;;) {
+		mutex_lock(&kreloc_mod_lock);
+		if (kreloc_nr_history <= history) {
+			mutex_unlock(&kreloc_mod_lock);
+			return;
+		}
+		rec = list_first_entry(&kreloc_history, struct kreloc_mrec, node);
+		list_del(&rec->node);
+		kreloc_nr_history--;
+		kreloc_gen++;
+		last = !kreloc_name_in_use(rec->name);
+		mutex_unlock(&kreloc_mod_lock);
+
+		snprintf(buf, sizeof(buf), "%s@%llu", rec->name, rec->load_gen);
+		kreloc_mfile_del(buf);
+		if (last)
+			kreloc_mfile_del(rec->name);
+		kreloc_mrec_free(rec);
+	}
+}
+
+static void kreloc_mod_coming(struct module *mod)
+{
+	struct kreloc_mrec *rec = kreloc_mrec_new(mod);
+	u64 gen;
+
+	if (!rec) {
+		pr_warn_ratelimited("out of memory recording module %s\n", mod->name);
+		return;
+	}
+	rec->state = KRELOC_M_COMING;
+	mutex_lock(&kreloc_dbg_lock);
+	mutex_lock(&kreloc_mod_lock);
+	kreloc_mark_reused(mod);
+	if (kreloc_find_live(mod)) {
+		/* Already found by the initial scan. */
+		mutex_unlock(&kreloc_mod_lock);
+		mutex_unlock(&kreloc_dbg_lock);
+		kreloc_mrec_free(rec);
+		return;
+	}
+	rec->load_gen = gen = ++kreloc_gen;
+	list_add_tail(&rec->node, &kreloc_live);
+	mutex_unlock(&kreloc_mod_lock);
+	kreloc_mfiles_for(mod->name, gen);
+	mutex_unlock(&kreloc_dbg_lock);
+}
+
+static void kreloc_mod_live(struct module *mod)
+{
+	struct kreloc_msect *sects;
+	struct kreloc_mrec *rec;
+	int n;
+
+	/* The module cannot be freed while its LIVE notification runs. */
+	n = kreloc_modsect_copy(mod, &sects);
+
+	mutex_lock(&kreloc_mod_lock);
+	rec = kreloc_find_live(mod);
+	if (!rec) {
+		/* Its COMING went unseen (kreloc was loading): record it now. */
+		mutex_unlock(&kreloc_mod_lock);
+		kreloc_mod_coming(mod);
+		mutex_lock(&kreloc_mod_lock);
+		rec = kreloc_find_live(mod);
+	}
+	if (rec) {
+		rec->state = KRELOC_M_LIVE;
+		/* ->init has returned; do_init_module() frees init memory next. */
+		rec->init_freed = true;
+		if (rec->nr_sects > 0)
+			kreloc_modsect_free(rec->sects, rec->nr_sects);
+		rec->nr_sects = n;
+		rec->sects = n > 0 ? sects : NULL;
+		sects = NULL;
+		kreloc_gen++;
+	}
+	mutex_unlock(&kreloc_mod_lock);
+	if (sects && n > 0)
+		kreloc_modsect_free(sects, n);
+}
+
+static void kreloc_mod_going(struct module *mod)
+{
+	struct kreloc_msect *sects = NULL;
+	struct kreloc_mrec *rec;
+	int n = -ENOENT;
+
+	mutex_lock(&kreloc_dbg_lock);
+	mutex_lock(&kreloc_mod_lock);
+	rec = kreloc_find_live(mod);
+	if (rec && rec->nr_sects < 0) {
+		/* A load that failed after sysfs setup still has its sections. */
+		mutex_unlock(&kreloc_mod_lock);
+		n = kreloc_modsect_copy(mod, &sects);
+		mutex_lock(&kreloc_mod_lock);
+		rec = kreloc_find_live(mod);
+	}
+	if (rec) {
+		if (rec->nr_sects < 0 && n > 0) {
+			rec->nr_sects = n;
+			rec->sects = sects;
+			sects = NULL;
+		}
+		rec->state = KRELOC_M_GOING;
+		rec->init_freed = true;
+		rec->unload_gen = ++kreloc_gen;
+		list_move_tail(&rec->node, &kreloc_history);
+		kreloc_nr_history++;
+	}
+	mutex_unlock(&kreloc_mod_lock);
+	if (sects)
+		kreloc_modsect_free(sects, n);
+	kreloc_trim_history();
+	mutex_unlock(&kreloc_dbg_lock);
+	if (rec) {
+		kreloc_reap_tries = 0;
+		mod_delayed_work(system_wq, &kreloc_reap_work, KRELOC_REAP_DELAY);
+	}
+}
+
+static bool kreloc_on_module_list(const struct module *mod, const char *name)
+{
+	struct module *m;
+
+	list_for_each_entry(m, kreloc_module_list, list)
+		if (m == mod && m->state == MODULE_STATE_GOING &&
+		    !strcmp(m->name, name))
+			return true;
+	return false;
+}
+
+/* Turn going records into gone once their module has left the list. */
+static void kreloc_reap(struct work_struct *work)
+{
+	struct kreloc_mrec *rec;
+	bool pending = false;
+
+	if (kreloc_module_mutex)
+		mutex_lock(kreloc_module_mutex);
+	mutex_lock(&kreloc_mod_lock);
+	list_for_each_entry(rec, &kreloc_history, node) {
+		if (rec->state != KRELOC_M_GOING)
+			continue;
+		if (kreloc_module_mutex && kreloc_on_module_list(rec->mod, rec->name) &&
+		    kreloc_reap_tries < KRELOC_REAP_TRIES) {
+			pending = true;
+			continue;
+		}
+		rec->state = KRELOC_M_GONE;
+		rec->mod = NULL;
+		kreloc_gen++;
+	}
+	mutex_unlock(&kreloc_mod_lock);
+	if (kreloc_module_mutex)
+		mutex_unlock(kreloc_module_mutex);
+	if (pending) {
+		kreloc_reap_tries++;
+		schedule_delayed_work(&kreloc_reap_work, KRELOC_REAP_DELAY);
+	}
+}
+
+static int kreloc_mod_notify(struct notifier_block *nb, unsigned long action,
+			     void *data)
+{
+	struct module *mod = data;
+
+	switch (action) {
+	case MODULE_STATE_COMING:
+		kreloc_mod_coming(mod);
+		break;
+	case MODULE_STATE_LIVE:
+		kreloc_mod_live(mod);
+		break;
+	case MODULE_STATE_GOING:
+		kreloc_mod_going(mod);
+		break;
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block kreloc_mod_nb = {
+	.notifier_call = kreloc_mod_notify,
+};
+
+/*
+ * Find the kernel's module list and mutex.  The list is trusted only if
+ * walking it from its head reaches this module.
+ */
+static bool kreloc_find_module_list(void)
+{
+	struct list_head *head = (void *)kreloc_ksym_lookup("modules");
+	struct mutex *lock = (void *)kreloc_ksym_lookup("module_mutex");
+	struct list_head *p;
+	unsigned int n = 0;
+
+	if (!head || !lock)
+		return false;
+	mutex_lock(lock);
+	for (p = head->next; p != head && n < 100000; p = p->next, n++)
+		if (p == &THIS_MODULE->list)
+			break;
+	mutex_unlock(lock);
+	if (p != &THIS_MODULE->list)
+		return false;
+	kreloc_module_list = head;
+	kreloc_module_mutex = lock;
+	return true;
+}
+
+/* Record the modules that were there before kreloc. */
+static void kreloc_scan_modules(void)
+{
+	struct kreloc_mrec *rec, *tmp;
+	struct module *mod;
+	LIST_HEAD(found);
+
+	mutex_lock(kreloc_module_mutex);
+	list_for_each_entry(mod, kreloc_module_list, list) {
+		if (mod->state == MODULE_STATE_UNFORMED ||
+		    mod->state == MODULE_STATE_GOING)
+			continue;
+		rec = kreloc_mrec_new(mod);
+		if (!rec)
+			break;
+		if (mod->state == MODULE_STATE_LIVE) {
+			rec->state = KRELOC_M_LIVE;
+			rec->init_freed = true;
+			rec->nr_sects = kreloc_modsect_copy(mod, &rec->sects);
+		} else {
+			rec->state = KRELOC_M_COMING;
+		}
+		list_add(&rec->node, &found);	/* the kernel's list is newest first */
+	}
+	mutex_unlock(kreloc_module_mutex);
+
+	mutex_lock(&kreloc_dbg_lock);
+	list_for_each_entry_safe(rec, tmp, &found, node) {
+		u64 gen;
+
+		list_del(&rec->node);
+		mutex_lock(&kreloc_mod_lock);
+		if (kreloc_find_live(rec->mod)) {
+			mutex_unlock(&kreloc_mod_lock);
+			kreloc_mrec_free(rec);
+			continue;
+		}
+		rec->load_gen = gen = ++kreloc_gen;
+		list_add_tail(&rec->node, &kreloc_live);
+		mutex_unlock(&kreloc_mod_lock);
+		kreloc_mfiles_for(rec->name, gen);
+	}
+	mutex_unlock(&kreloc_dbg_lock);
+}
+
+int kreloc_modules_init(void)
+{
+	int ret;
+
+	if (history > KRELOC_HISTORY_LIMIT) {
+		pr_err("history=%u: at most %u\n", history, KRELOC_HISTORY_LIMIT);
+		return -EINVAL;
+	}
+	ret = register_module_notifier(&kreloc_mod_nb);
+	if (ret)
+		return ret;
+	if (kreloc_find_module_list())
+		kreloc_scan_modules();
+	else
+		pr_warn("kernel module list not found: modules loaded before kreloc are not recorded\n");
+	return 0;
+}
+
+void kreloc_modules_exit(void)
+{
+	struct kreloc_mrec *rec, *tmp;
+	struct kreloc_mfile *f, *ftmp;
+
+	unregister_module_notifier(&kreloc_mod_nb);
+	cancel_delayed_work_sync(&kreloc_reap_work);
+	mutex_lock(&kreloc_dbg_lock);
+	list_for_each_entry_safe(f, ftmp, &kreloc_mfiles, node) {
+		list_del(&f->node);
+		kreloc_debugfs_remove(f->dentry);
+		kfree(f);
+	}
+	mutex_unlock(&kreloc_dbg_lock);
+	mutex_lock(&kreloc_mod_lock);
+	list_for_each_entry_safe(rec, tmp, &kreloc_live, node) {
+		list_del(&rec->node);
+		kreloc_mrec_free(rec);
+	}
+	list_for_each_entry_safe(rec, tmp, &kreloc_history, node) {
+		list_del(&rec->node);
+		kreloc_mrec_free(rec);
+	}
+	kreloc_nr_history = 0;
+	mutex_unlock(&kreloc_mod_lock);
+}
+
+static void kreloc_seq_num(struct seq_file *m, bool valid, unsigned long long v,
+			   bool hex)
+{
+	if (!valid)
+		seq_puts(m, " -");
+	else if (hex)
+		seq_printf(m, " 0x%llx", v);
+	else
+		seq_printf(m, " %llu", v);
+}
+
+static void kreloc_show_rec_line(struct seq_file *m, const struct kreloc_mrec *rec)
+{
+	const struct kreloc_region *t = &rec->regions[KRELOC_R_TEXT];
+
+	seq_printf(m, "%s %s", rec->name, kreloc_mstate_names[rec->state]);
+	kreloc_seq_num(m, t->size, t->base, true);
+	kreloc_seq_num(m, t->size, t->size, true);
+	kreloc_seq_num(m, true, rec->load_gen, false);
+	kreloc_seq_num(m, rec->unload_gen, rec->unload_gen, false);
+	seq_putc(m, '\n');
+}
+
+void kreloc_modules_show_list(struct seq_file *m)
+{
+	const struct kreloc_mrec *rec;
+
+	seq_puts(m, "# NAME STATE TEXT_BASE TEXT_SIZE LOAD_GEN UNLOAD_GEN\n");
+	mutex_lock(&kreloc_mod_lock);
+	list_for_each_entry(rec, &kreloc_live, node)
+		kreloc_show_rec_line(m, rec);
+	list_for_each_entry(rec, &kreloc_history, node)
+		kreloc_show_rec_line(m, rec);
+	mutex_unlock(&kreloc_mod_lock);
+}
+
+/* Which region holds @addr, or -1.  */
+static int kreloc_region_of(const struct kreloc_mrec *rec, unsigned long addr)
+{
+	int r;
+
+	for (r = 0; r < KRELOC_NR_REGIONS; r++)
+		if (rec->regions[r].size && addr >= rec->regions[r].base &&
+		    addr - rec->regions[r].base < rec->regions[r].size)
+			return r;
+	return -1;
+}
+
+static const char *kreloc_mem_state(const struct kreloc_mrec *rec, int region)
+{
+	if (rec->state == KRELOC_M_GONE)
+		return "gone";
+	if (region >= 0 && kreloc_region_is_init(region) && rec->init_freed)
+		return "freed";
+	/*
+	 * Outside every recorded region: init memory of a module that was
+	 * loaded and initialised before kreloc (its init regions were never
+	 * seen).  Per-CPU data has its own area and lives on.
+	 */
+	if (region < 0 && rec->init_freed && !rec->init_seen)
+		return "freed";
+	return "live";
+}
+
+/* Caller holds kreloc_mod_lock. */
+static const struct kreloc_mrec *kreloc_lookup_spec(const char *spec)
+{
+	const struct kreloc_mrec *rec, *found = NULL;
+	char name[MODULE_NAME_LEN];
+	const char *at = strchr(spec, '@');
+	unsigned long long gen = 0;
+	size_t len = at ? at - spec : strlen(spec);
+
+	if (len >= sizeof(name) || (at && kstrtoull(at + 1, 10, &gen)))
+		return NULL;
+	memcpy(name, spec, len);
+	name[len] = '\0';
+	/* Newest first: the live list, then the history from its end. */
+	list_for_each_entry(rec, &kreloc_live, node)
+		if (!strcmp(rec->name, name) && (!at || rec->load_gen == gen))
+			found = rec;
+	if (found)
+		return found;
+	list_for_each_entry_reverse(rec, &kreloc_history, node)
+		if (!strcmp(rec->name, name) && (!at || rec->load_gen == gen))
+			return rec;
+	return NULL;
+}
+
+static bool kreloc_is_percpu_section(const char *name)
+{
+	return !strcmp(name, ".data..percpu");
+}
+
+int kreloc_modules_show_one(struct seq_file *m, const char *spec)
+{
+	const struct kreloc_mrec *rec;
+	int r, i;
+
+	mutex_lock(&kreloc_mod_lock);
+	rec = kreloc_lookup_spec(spec);
+	if (!rec) {
+		mutex_unlock(&kreloc_mod_lock);
+		return -ENOENT;
+	}
+	seq_printf(m, "# module %s state %s load_gen %llu unload_gen ", rec->name,
+		   kreloc_mstate_names[rec->state], rec->load_gen);
+	kreloc_seq_num(m, rec->unload_gen, rec->unload_gen, false);
+	seq_putc(m, '\n');
+	if (!rec->init_seen)
+		seq_puts(m, "# init regions not recorded: initialised before kreloc was loaded\n");
+	seq_puts(m, "# KIND NAME ADDRESS SIZE STATE\n");
+	for (r = 0; r < KRELOC_NR_REGIONS; r++) {
+		const struct kreloc_region *reg = &rec->regions[r];
+
+		if (!reg->size)
+			continue;
+		seq_printf(m, "region %s 0x%lx 0x%lx %s\n", kreloc_region_names[r],
+			   reg->base, reg->size, kreloc_mem_state(rec, r));
+	}
+	if (rec->nr_sects < 0)
+		seq_printf(m, "# sections unknown (%d)\n", rec->nr_sects);
+	for (i = 0; i < rec->nr_sects; i++)
+		seq_printf(m, "section %s 0x%lx - %s\n", rec->sects[i].name,
+			   rec->sects[i].addr,
+			   kreloc_is_percpu_section(rec->sects[i].name) ? "live" :
+			   kreloc_mem_state(rec, kreloc_region_of(rec, rec->sects[i].addr)));
+	mutex_unlock(&kreloc_mod_lock);
+	return 0;
+}
