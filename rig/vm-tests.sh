@@ -36,6 +36,19 @@ make -s -C "$top/selftests/kreloc" KSFT_DIR="$ksft" OUTPUT="$work/stage/kreloc" 
 	CROSS_COMPILE="$CROSS_COMPILE" >&2
 cp "$map" "$work/stage/kreloc/System.map"
 
+# The project's test module, and some of the kernel's own modules.
+mkdir -p "$work/build/test_module"
+cp "$top/selftests/kreloc/test_module/"*.c "$top/selftests/kreloc/test_module/Kbuild" \
+	"$work/build/test_module/"
+kargs=()
+[ "$KARCH" = x86 ] || kargs=(ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE")
+make -s -C "$KDIR" M="$work/build/test_module" "${kargs[@]}" modules >/dev/null 2>&1 ||
+	die "cannot build the test module"
+cp "$work/build/test_module/kreloc_test_mod.ko" "$work/stage/kreloc/"
+if [ -n "${MODDIR:-}" ] && [ -d "$MODDIR/lib/modules/$KVER/kernel" ]; then
+	"$top/rig/stage-modules.sh" "$MODDIR" "$KVER" "$work/stage" dummy vfat bridge
+fi
+
 cat > "$work/stage/kreloc/job" <<'EOT'
 #!/bin/sh
 # Runs inside the VM: each test is one KTAP block.
@@ -52,6 +65,9 @@ for src in system.map vmlinux arch; do
 done
 run core-othermap-refused ./kreloc_core_test --ko modules/othermap/kreloc.ko \
 	--source system.map --map System.map --expect mismatch
+dummy=$(find /lib/modules -name dummy.ko | head -1)
+run modules ./kreloc_modules_test --ko modules/vmlinux/kreloc.ko \
+	--test-ko kreloc_test_mod.ko --dummy-ko "$dummy"
 EOT
 chmod +x "$work/stage/kreloc/job"
 

@@ -323,18 +323,6 @@ static void test_sampled_symbols(void)
 			 "%d sampled text symbols: kallsyms = linked + text offset\n", SAMPLE_WANT);
 }
 
-static int capset_effective(uint64_t caps)
-{
-	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct d[2];
-
-	if (syscall(SYS_capget, &h, d))
-		return -1;
-	d[0].effective = (uint32_t)caps & d[0].permitted;
-	d[1].effective = (uint32_t)(caps >> 32) & d[1].permitted;
-	return syscall(SYS_capset, &h, d);
-}
-
 /*
  * In a child: become uid/gid 65534, keeping CAP_DAC_* if @keep_dac so the
  * files are reachable, then open each file.  Exit status: 0 if every open
@@ -356,7 +344,7 @@ static int child_open_all(int keep_dac, int want_eperm)
 		if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
 		    setresuid(65534, 65534, 65534))
 			_exit(2);
-		if (keep_dac && capset_effective((1ULL << CAP_DAC_OVERRIDE) |
+		if (keep_dac && kr_set_effective_caps((1ULL << CAP_DAC_OVERRIDE) |
 						 (1ULL << CAP_DAC_READ_SEARCH)))
 			_exit(2);
 		for (i = 0; i < ARRAY_SIZE(files); i++) {

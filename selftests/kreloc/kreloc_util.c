@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/capability.h>
 #include "kreloc_util.h"
 #include "../../kreloc_note.h"
 
@@ -135,4 +136,21 @@ int kr_running_build_id(char *hex, size_t len)
 		sprintf(hex + 2 * i, "%02x", id[i]);
 	free(notes);
 	return 0;
+}
+
+int kr_set_effective_caps(uint64_t caps)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+
+	if (syscall(SYS_capget, &h, d))
+		return -1;
+	d[0].effective = (uint32_t)caps & d[0].permitted;
+	d[1].effective = (uint32_t)(caps >> 32) & d[1].permitted;
+	return syscall(SYS_capset, &h, d);
+}
+
+int kr_drop_syslog(void)
+{
+	return kr_set_effective_caps(~(1ULL << CAP_SYSLOG));
 }

@@ -23,4 +23,9 @@ int kr_unload_module(const char *name);
 /* The running kernel's GNU build id as hex, from /sys/kernel/notes. */
 int kr_running_build_id(char *hex, size_t len);
 
+/* Set the effective capabilities to @caps (within the permitted set). */
+int kr_set_effective_caps(uint64_t caps);
+/* Keep every capability but CAP_SYSLOG. */
+int kr_drop_syslog(void);
+
 #endif
