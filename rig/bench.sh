@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make bench`: boot each amd64 kernel once and run bench/kreloc_bench in
+# it (module load cost, core offsets vs /proc/kallsyms, the full map vs
+# kallsyms + sysfs sections), with vfat and bridge loaded so there are
+# modules to map.  Not part of `make check`: numbers are reported, never
+# asserted.  Under QEMU TCG absolute times are slow; the ratios, measured
+# side by side in one run, are what to read.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/rig/lib.sh"
+
+need_pkgs build-essential cpio busybox-static qemu-system-x86 xz-utils zstd dwarves libelf-dev kmod
+for series in ${KRELOC_BENCH_SERIES:-6.1 6.12}; do
+	envf="$CACHE/tmp/bench-$series.env"
+	"$top/rig/kernel-amd64.sh" "$series" > "$envf"
+	# shellcheck disable=SC1090
+	. "$envf"
+	work="$CACHE/run/bench-$KVER"
+	rm -rf "$work"
+	mkdir -p "$work/stage/kreloc"
+	"$top/rig/build-kreloc.sh" "$envf" "$work/build" VMLINUZ="$KIMAGE" SYSTEM_MAP=/nonexistent
+	cp "$work/build/kreloc.ko" "$work/stage/kreloc/"
+	gcc -std=gnu11 -O2 -Wall -Wextra -Werror -static -o "$work/stage/kreloc/kreloc_bench" \
+		"$top/bench/kreloc_bench.c"
+	"$top/rig/stage-modules.sh" "$MODDIR" "$KVER" "$work/stage" dummy vfat bridge
+	cat > "$work/stage/kreloc/job" <<'EOT'
+#!/bin/sh
+modprobe vfat && modprobe bridge
+./kreloc_bench ./kreloc.ko "$(find /lib/modules -name dummy.ko | head -1)"
+EOT
+	chmod +x "$work/stage/kreloc/job"
+	"$top/rig/run-vm.sh" "$envf" "$work/stage" "$work/console.log" "" "$work/output.log"
+	echo "== $KVER (x86_64, QEMU TCG)"
+	tr -d '\r' < "$work/output.log" | grep '^BENCH'
+done
