@@ -84,59 +84,24 @@ static int plain_name(const char *n)
 	return 1;
 }
 
-static int cmp_name(const void *a, const void *b)
-{
-	const struct sysmap_sym *const *x = a, *const *y = b;
-
-	return strcmp((*x)->name, (*y)->name);
-}
-
 /*
- * Mark symbols whose name occurs once (kallsyms_lookup_name() returns the
- * first of several, so only unique names make sound anchors).
+ * Only names that occur once make sound anchors: kallsyms_lookup_name()
+ * returns the first of several.
  */
-static unsigned char *unique_names(const struct sysmap *map)
-{
-	const struct sysmap_sym **v = malloc(map->nr * sizeof(*v) + 1);
-	unsigned char *uniq = calloc(map->nr + 1, 1);
-	size_t i, j;
-
-	if (!v || !uniq) {
-		free(v);
-		free(uniq);
-		return NULL;
-	}
-	for (i = 0; i < map->nr; i++)
-		v[i] = &map->syms[i];
-	qsort(v, map->nr, sizeof(*v), cmp_name);
-	for (i = 0; i < map->nr; i = j) {
-		for (j = i + 1; j < map->nr && !strcmp(v[i]->name, v[j]->name); j++)
-			;
-		if (j == i + 1)
-			uniq[v[i] - map->syms] = 1;
-	}
-	free(v);
-	return uniq;
-}
-
-static int sample_ok(const struct sysmap_sym *s, int g, const unsigned char *uniq,
-		     const struct sysmap *map)
+static int sample_ok(const struct sysmap_sym *s, int g, const struct sysmap *map)
 {
 	size_t k;
 
-	if (s->module || !uniq[s - map->syms] || !strchr(samples[g].types, s->type))
-		return 0;
-	if (!plain_name(s->name))
+	if (s->module || !strchr(samples[g].types, s->type) || !plain_name(s->name))
 		return 0;
 	for (k = 0; k < sizeof(skip_prefixes) / sizeof(skip_prefixes[0]); k++)
 		if (!strncmp(s->name, skip_prefixes[k], strlen(skip_prefixes[k])))
 			return 0;
-	return 1;
+	return sysmap_count(map, s->name) == 1;
 }
 
-int linkgen_from_sysmap(struct linkgen *lg, const struct sysmap *map)
+int linkgen_from_sysmap(struct linkgen *lg, struct sysmap *map)
 {
-	unsigned char *uniq;
 	size_t i;
 	int g;
 
@@ -162,17 +127,16 @@ int linkgen_from_sysmap(struct linkgen *lg, const struct sysmap *map)
 		snprintf(lg->err, sizeof(lg->err), "System.map lacks _text/_etext");
 		return -1;
 	}
-	uniq = unique_names(map);
-	if (!uniq) {
+	if (sysmap_index(map)) {
 		snprintf(lg->err, sizeof(lg->err), "out of memory");
 		return -1;
 	}
 	for (i = 0; i < sizeof(sysmap_markers) / sizeof(sysmap_markers[0]); i++) {
 		const struct sysmap_sym *s = sysmap_find(map, sysmap_markers[i].name);
 
-		if (s && uniq[s - map->syms] &&
+		if (s && sysmap_count(map, s->name) == 1 &&
 		    add_anchor(lg, s->name, s->addr, sysmap_markers[i].group))
-			goto fail;
+			return -1;
 	}
 	/* Ordinary symbols spread evenly over each group's extent. */
 	for (g = 0; g < KRELOC_NR_GROUPS; g++) {
@@ -182,13 +146,15 @@ int linkgen_from_sysmap(struct linkgen *lg, const struct sysmap *map)
 		if (!sec->known || !sec->size)
 			continue;
 		cand = malloc(map->nr * sizeof(*cand) + 1);
-		if (!cand)
-			goto fail;
+		if (!cand) {
+			snprintf(lg->err, sizeof(lg->err), "out of memory");
+			return -1;
+		}
 		for (i = 0; i < map->nr; i++) {
 			const struct sysmap_sym *s = &map->syms[i];
 
 			if (s->addr > sec->start && s->addr < sec->start + sec->size &&
-			    sample_ok(s, g, uniq, map))
+			    sample_ok(s, g, map))
 				cand[nc++] = i;
 		}
 		for (k = 0; k < samples[g].count && nc; k++) {
@@ -197,16 +163,12 @@ int linkgen_from_sysmap(struct linkgen *lg, const struct sysmap *map)
 
 			if (add_anchor(lg, s->name, s->addr, g)) {
 				free(cand);
-				goto fail;
+				return -1;
 			}
 		}
 		free(cand);
 	}
-	free(uniq);
 	return 0;
-fail:
-	free(uniq);
-	return -1;
 }
 
 /*

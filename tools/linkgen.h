@@ -28,7 +28,7 @@ struct linkgen {
 };
 
 /* Fill from a parsed System.map; returns 0 or -1 with lg->err. */
-int linkgen_from_sysmap(struct linkgen *lg, const struct sysmap *map);
+int linkgen_from_sysmap(struct linkgen *lg, struct sysmap *map);
 /* Fill from a vmlinux ELF; returns 0 or -1 with lg->err. */
 int linkgen_from_elf(struct linkgen *lg, const struct kelf *elf);
 /* Write kreloc_linked_gen.h. */
