@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# tests/tools/run.sh: build the kreloc CLI (with ASan/UBSan) and run its host
+# tests, framed for rig/ktap.sh:
+#   KRELOC-TEST-BEGIN tools-cli
+#   <KTAP document>
+#   KRELOC-TEST-END tools-cli rc=N
+# With clang installed the libFuzzer targets are built and run bounded
+# (KRELOC_FUZZ=0 to skip them).  Exit status: that of the suite.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+W=$(mktemp -d "${TMPDIR:-/tmp}/kreloc-tools.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+
+build_log="$W/build.log"
+rc=0
+echo "KRELOC-TEST-BEGIN tools-cli"
+if ! make -s -C "$top/tools/cli" kreloc kreloc-san > "$build_log" 2>&1 ||
+   ! ${CC:-cc} -std=c11 -O2 -Wall -Wextra -Werror -o "$W/gen" "$here/gen.c" >> "$build_log" 2>&1; then
+	echo "TAP version 13"
+	echo "1..1"
+	echo "not ok 1 build the kreloc CLI"
+	sed 's/^/# /' "$build_log"
+	rc=1
+else
+	if [ "${KRELOC_FUZZ:-1}" != 0 ] && command -v clang >/dev/null &&
+	   make -s -C "$top/tools/cli" fuzz >> "$build_log" 2>&1; then
+		export KRELOC_FUZZ=1
+	else
+		unset KRELOC_FUZZ
+	fi
+	mkdir -p "$W/t"
+	"$here/test_cli.sh" "$top/tools/cli/kreloc-san" "$W/gen" "$W/t"
+	rc=$?
+fi
+echo "KRELOC-TEST-END tools-cli rc=$rc"
+exit $rc

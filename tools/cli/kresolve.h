@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kresolve.h - offline resolution of runtime addresses: the core kernel
+ * through a snapshot's section offsets and a link-time symbol map, modules
+ * through the snapshot's records and (optionally) their .ko symbol tables.
+ */
+#ifndef KRELOC_KRESOLVE_H
+#define KRELOC_KRESOLVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "ksnap.h"
+#include "../sysmap.h"
+
+struct kres_sym {
+	uint64_t addr;
+	const char *name;
+};
+
+struct kres_area {
+	uint64_t lo, len, off;		/* runtime start, length, runtime - linked */
+	const char *name;
+};
+
+struct kres_mrange {
+	uint64_t lo, len;
+	uint32_t mod, mem;
+};
+
+struct kres_modsyms {
+	int loaded;
+	struct kres_sym *syms;
+	uint64_t *sec_lo;		/* start of each symbol's section */
+	size_t nr;
+	char *pool;
+};
+
+struct kres_kofile {
+	char *name;			/* normalised: '-' -> '_' */
+	char *path;
+	int compressed;
+};
+
+struct kres {
+	const struct ksnap *snap;
+	/* core */
+	struct sysmap map;
+	int have_map;
+	uint64_t *addr;			/* sorted link-time addresses, unique */
+	uint32_t *name_off, *name_len;	/* into pool, in address order */
+	char *pool;
+	size_t nr;
+	uint32_t *bucket;
+	size_t nbuckets;
+	unsigned int shift;
+	uint64_t base;
+	struct kres_area area[KSNAP_MAX_CORE];
+	size_t nr_area;
+	/* modules */
+	struct kres_mrange *mr;
+	size_t nr_mr;
+	uint64_t mr_maxlen;
+	size_t **msec;			/* per record: section indexes sorted by address */
+	size_t *nr_msec;
+	struct kres_modsyms *msyms;
+	const char *modules_dir;
+	struct kres_kofile *ko;
+	size_t nr_ko;
+	int ko_indexed;
+	int warn;			/* print warnings to stderr */
+};
+
+struct kres_hit {
+	const char *sym;		/* NULL: section/region relative */
+	size_t sym_len;
+	uint64_t off;
+	const struct ks_mod *mod;	/* NULL for the core kernel */
+	const char *section;
+};
+
+enum { KRES_UNKNOWN = 0, KRES_CORE = 1, KRES_MODULE = 2 };
+
+/*
+ * Set up from a snapshot.  map_path (may be NULL: modules only) is a
+ * System.map, or with is_kallsyms a /proc/kallsyms saved on any boot of the
+ * same build.  Returns 0, or -1 with err set ("FILE:LINE: reason" for a
+ * malformed map).
+ */
+int kres_init(struct kres *r, const struct ksnap *s, const char *map_path, int is_kallsyms,
+	      const char *modules_dir, char *err, size_t errlen);
+/* The same from an already parsed map (taken over by r; for tests/fuzzing). */
+int kres_init_map(struct kres *r, const struct ksnap *s, struct sysmap *map, int is_kallsyms,
+		  const char *map_name, char *err, size_t errlen);
+void kres_free(struct kres *r);
+int kres_lookup(struct kres *r, uint64_t addr, struct kres_hit *h);
+
+/* Rank of a symbol among others at the same address (lower wins). */
+int kres_rank(char type, const char *name, int abi_v1);
+/* Index of the last symbol with addr <= x in a sorted array, or -1. */
+long kres_find(const struct kres *r, uint64_t x);
+
+#endif
