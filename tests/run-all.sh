@@ -18,13 +18,17 @@ results="$CACHE/tmp/results.$$"
 start=$(date +%s)
 
 need_pkgs build-essential cpio busybox-static qemu-system-x86 xz-utils zstd \
-	dwarves libelf-dev bc sparse
+	dwarves libelf-dev zlib1g-dev bc sparse kmod clang binutils
 
 stage() { printf '\n== %s (%ss)\n' "$*" "$(( $(date +%s) - start ))"; }
 
 stage "host unit tests"
 make -s -C "$top/tests/unit" > "$CACHE/tmp/unit.out" 2>&1
 KRELOC_TAG=host "$top/rig/ktap.sh" "$CACHE/tmp/unit.out" /dev/null "$results"
+
+stage "tools (host)"
+"$top/tests/tools/run.sh" > "$CACHE/tmp/tools.out" 2>&1
+KRELOC_TAG=host "$top/rig/ktap.sh" "$CACHE/tmp/tools.out" /dev/null "$results"
 
 stage "lint"
 "$top/rig/lint.sh" > "$CACHE/tmp/lint.out" 2>&1
