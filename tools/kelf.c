@@ -53,6 +53,7 @@ int kelf_parse(struct kelf *e, unsigned char *d, size_t len)
 	uint64_t strsz;
 	size_t i;
 
+	memset(e, 0, sizeof(*e));
 	e->data = d;
 	e->len = len;
 	if (len < EI_NIDENT || memcmp(d, ELFMAG, SELFMAG))
