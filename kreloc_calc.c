@@ -110,6 +110,20 @@ bool kreloc_calc_single_delta(struct kreloc_group_result *res)
 	return false;
 }
 
+int kreloc_calc_require(struct kreloc_group_result *res, unsigned int min)
+{
+	unsigned int g;
+	int n = 0;
+
+	for (g = 0; g < KRELOC_NR_GROUPS; g++) {
+		if (res[g].status == KRELOC_OK && res[g].nr_agree < min) {
+			res[g].status = KRELOC_UNKNOWN;
+			n++;
+		}
+	}
+	return n;
+}
+
 int kreloc_group_for_addr(const struct kreloc_linked_section *sec, u64 addr)
 {
 	int g, best = -1;

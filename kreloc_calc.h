@@ -81,6 +81,19 @@ int kreloc_calc_groups(const struct kreloc_linked_anchor *anchors,
 bool kreloc_calc_single_delta(struct kreloc_group_result *res);
 
 /**
+ * kreloc_calc_require() - demand corroboration before publishing
+ * @res:	results from kreloc_calc_groups()
+ * @min:	agreeing anchors a group needs to stay %KRELOC_OK
+ *
+ * One anchor agrees with itself: a group resting on fewer than @min
+ * resolved anchors becomes %KRELOC_UNKNOWN (a lone anchor from another
+ * build would otherwise publish its wrong delta).
+ *
+ * Return: the number of groups downgraded.
+ */
+int kreloc_calc_require(struct kreloc_group_result *res, unsigned int min);
+
+/**
  * kreloc_group_for_addr() - which group's area holds a link-time address
  * @sec:	KRELOC_NR_GROUPS link-time sections
  * @addr:	link-time address

@@ -352,7 +352,43 @@ static void test_names(void)
 	CHECK_STR(kreloc_status_name((enum kreloc_status)42), "unknown");
 }
 
+/* A lone anchor agrees with itself: it must not publish an offset. */
+static void test_require(void)
+{
+	static const struct kreloc_linked_anchor a[] = {
+		{ "_text", 0xc000000000000000ULL, KRELOC_TEXT },
+		{ "_stext", 0xc000000000000000ULL, KRELOC_TEXT },
+		{ "__end_rodata", 0xc000000001000000ULL, KRELOC_RODATA },
+		{ "__init_begin", 0xc000000001000000ULL, KRELOC_INIT_DATA },
+		{ "__init_end", 0xc000000001200000ULL, KRELOC_INIT_DATA },
+	};
+	u64 rt[UNIT_ARRAY_SIZE(a)] = {
+		0xc000000000000000ULL, 0xc000000000000000ULL,
+		0xc000000002000000ULL,	/* another build's marker */
+		0xc000000001000000ULL, 0xc000000001200000ULL,
+	};
+	struct kreloc_group_result res[KRELOC_NR_GROUPS];
+
+	CHECK_INT(kreloc_calc_groups(a, rt, UNIT_ARRAY_SIZE(a), res), 0);
+	CHECK_INT(res[KRELOC_RODATA].status, KRELOC_OK);
+	CHECK_INT(kreloc_calc_require(res, 2), 1);
+	CHECK_INT(res[KRELOC_RODATA].status, KRELOC_UNKNOWN);
+	CHECK_INT(res[KRELOC_TEXT].status, KRELOC_OK);
+	CHECK_INT(res[KRELOC_INIT_DATA].status, KRELOC_OK);
+	CHECK_INT(res[KRELOC_DATA].status, KRELOC_UNKNOWN);
+	/* With min 1 (the arch base) nothing changes. */
+	CHECK_INT(kreloc_calc_groups(a, rt, UNIT_ARRAY_SIZE(a), res), 0);
+	CHECK_INT(kreloc_calc_require(res, 1), 0);
+	CHECK_INT(res[KRELOC_RODATA].status, KRELOC_OK);
+	/* A mismatch is not turned into unknown. */
+	rt[1] += 0x10;
+	CHECK_INT(kreloc_calc_groups(a, rt, UNIT_ARRAY_SIZE(a), res), 1);
+	CHECK_INT(kreloc_calc_require(res, 2), 1);
+	CHECK_INT(res[KRELOC_TEXT].status, KRELOC_MISMATCH);
+}
+
 static const struct unit_case cases[] = {
+	UNIT_CASE(test_require),
 	UNIT_CASE(test_agree),
 	UNIT_CASE(test_agree_zero_and_negative),
 	UNIT_CASE(test_mismatch),
