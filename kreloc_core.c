@@ -19,6 +19,35 @@
 /* Report at most this many disagreeing anchors per group. */
 #define KRELOC_MAX_REPORT	8
 
+static const struct kreloc_core *kreloc_the_core;
+
+/**
+ * kreloc_core_section_of() - which core section holds a runtime address
+ * @addr:	runtime address
+ *
+ * Return: the section name if its offset is published and it holds @addr,
+ * else NULL.
+ */
+const char *kreloc_core_section_of(unsigned long addr)
+{
+	const struct kreloc_core *core = kreloc_the_core;
+	unsigned int g;
+
+	if (!core)
+		return NULL;
+	for (g = 0; g < KRELOC_NR_GROUPS; g++) {
+		const struct kreloc_linked_section *s = &core->linked->sec[g];
+		u64 start;
+
+		if (core->res[g].status != KRELOC_OK || !s->known || !s->size)
+			continue;
+		start = s->start + core->res[g].offset;
+		if (addr >= start && addr - start < s->size)
+			return kreloc_group_name(g);
+	}
+	return NULL;
+}
+
 bool kreloc_init_freed(void)
 {
 	return system_state >= SYSTEM_FREEING_INITMEM;
@@ -109,8 +138,19 @@ int kreloc_core_init(struct kreloc_core *core)
 	for (g = 0; g < KRELOC_NR_GROUPS; g++)
 		if (core->res[g].status == KRELOC_MISMATCH)
 			kreloc_report_mismatch(core, g);
+	/* The arch base is one anchor by nature; files must corroborate. */
+	if (kreloc_calc_require(core->res, l->source == KRELOC_SRC_ARCH ? 1 : 2))
+		pr_info("sections resting on a single anchor are not published\n");
 
-	if (kreloc_arch_single_delta() && !kreloc_calc_single_delta(core->res)) {
+	if (bad && kreloc_arch_single_delta()) {
+		/*
+		 * The image moves as a whole: disagreement anywhere means the
+		 * link-time data is not this kernel's, so trust none of it.
+		 */
+		for (g = 0; g < KRELOC_NR_GROUPS; g++)
+			if (core->res[g].status == KRELOC_OK)
+				core->res[g].status = KRELOC_MISMATCH;
+	} else if (kreloc_arch_single_delta() && !kreloc_calc_single_delta(core->res)) {
 		pr_err("sections moved by different deltas on an architecture that relocates by one:\n");
 		for (g = 0; g < KRELOC_NR_GROUPS; g++)
 			if (core->res[g].nr_found)
@@ -147,6 +187,7 @@ int kreloc_core_init(struct kreloc_core *core)
 		core->kernel_offset_valid = true;
 		core->kernel_offset = core->ref_runtime - core->ref_linked;
 	}
+	kreloc_the_core = core;
 	pr_info("%u anchors from %s, status %s, offset %s0x%llx\n",
 		l->nr_anchors, l->source_name, core->ok ? "ok" : "mismatch",
 		core->ok ? "" : "unpublished ", core->ok ? core->kernel_offset : 0);
@@ -155,6 +196,7 @@ int kreloc_core_init(struct kreloc_core *core)
 
 void kreloc_core_exit(struct kreloc_core *core)
 {
+	kreloc_the_core = NULL;
 	kfree(core->runtime);
 	core->runtime = NULL;
 }
