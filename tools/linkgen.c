@@ -210,7 +210,8 @@ static const struct {
 	{ EM_X86_64, ".apicdrivers", "__apicdrivers" },
 	{ EM_X86_64, ".smp_locks", "__smp_locks" },
 	{ EM_X86_64, ".data_nosave", "__nosave_begin" },
-	{ 0, ".bss", "__bss_start" },
+	/* ppc64 sets __bss_start before aligning .bss (seen 0x9000 below it). */
+	{ EM_X86_64, ".bss", "__bss_start" },
 	{ EM_X86_64, ".brk", "__brk_base" },
 };
 
