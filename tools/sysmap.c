@@ -39,7 +39,8 @@ int sysmap_parse_line(char *line, struct sysmap_sym *sym, const char **why)
 	p = end;
 	while (*p == ' ' || *p == '\t')
 		p++;
-	if (!isalpha((unsigned char)*p) || (p[1] != ' ' && p[1] != '\t')) {
+	/* nm's letters, and '?' for what it cannot classify (__nosave_begin). */
+	if ((!isalpha((unsigned char)*p) && *p != '?') || (p[1] != ' ' && p[1] != '\t')) {
 		*why = "expected a one-letter symbol type";
 		return -1;
 	}
