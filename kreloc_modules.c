@@ -14,8 +14,8 @@
  * generation; readers take only it.  kreloc_dbg_lock serialises the
  * creation and removal of debugfs files and is taken outside
  * kreloc_mod_lock, never by readers, so removing a file (which waits for its
- * readers) cannot deadlock.  The kernel's module_mutex, when used, is taken
- * before kreloc_mod_lock and never together with kreloc_dbg_lock.
+ * readers) cannot deadlock.  The kernel's module list is only walked under
+ * RCU, holding none of kreloc's locks but kreloc_mod_lock.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -23,10 +23,12 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/rculist.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 #include "kreloc.h"
 #include "kreloc_modules.h"
+#include "kreloc_arch/kreloc_arch.h"
 
 static unsigned int history = 64;
 module_param(history, uint, 0444);
@@ -43,9 +45,8 @@ static LIST_HEAD(kreloc_history);	/* going, gone: unload order */
 static unsigned int kreloc_nr_history;
 static u64 kreloc_gen;
 
-/* The kernel's module list and its mutex, found through kallsyms. */
+/* The kernel's module list, found at load (see kreloc_find_module_list). */
 static struct list_head *kreloc_module_list;
-static struct mutex *kreloc_module_mutex;
 
 static void kreloc_reap(struct work_struct *work);
 static DECLARE_DELAYED_WORK(kreloc_reap_work, kreloc_reap);
@@ -338,15 +339,26 @@ static void kreloc_mod_going(struct module *mod)
 	}
 }
 
+/*
+ * The kernel's module list is RCU-protected: walking it with preemption
+ * disabled is what module_kallsyms_lookup_name() does, and needs neither
+ * the unexported module_mutex nor KALLSYMS_ALL.
+ */
 static bool kreloc_on_module_list(const struct module *mod, const char *name)
 {
 	struct module *m;
+	bool found = false;
 
-	list_for_each_entry(m, kreloc_module_list, list)
+	preempt_disable();
+	list_for_each_entry_rcu(m, kreloc_module_list, list) {
 		if (m == mod && m->state == MODULE_STATE_GOING &&
-		    !strcmp(m->name, name))
-			return true;
-	return false;
+		    !strcmp(m->name, name)) {
+			found = true;
+			break;
+		}
+	}
+	preempt_enable();
+	return found;
 }
 
 /* Turn going records into gone once their module has left the list. */
@@ -355,13 +367,11 @@ static void kreloc_reap(struct work_struct *work)
 	struct kreloc_mrec *rec;
 	bool pending = false;
 
-	if (kreloc_module_mutex)
-		mutex_lock(kreloc_module_mutex);
 	mutex_lock(&kreloc_mod_lock);
 	list_for_each_entry(rec, &kreloc_history, node) {
 		if (rec->state != KRELOC_M_GOING)
 			continue;
-		if (kreloc_module_mutex && kreloc_on_module_list(rec->mod, rec->name) &&
+		if (kreloc_module_list && kreloc_on_module_list(rec->mod, rec->name) &&
 		    kreloc_reap_tries < KRELOC_REAP_TRIES) {
 			pending = true;
 			continue;
@@ -371,8 +381,6 @@ static void kreloc_reap(struct work_struct *work)
 		kreloc_gen++;
 	}
 	mutex_unlock(&kreloc_mod_lock);
-	if (kreloc_module_mutex)
-		mutex_unlock(kreloc_module_mutex);
 	if (pending) {
 		kreloc_reap_tries++;
 		schedule_delayed_work(&kreloc_reap_work, KRELOC_REAP_DELAY);
@@ -403,73 +411,97 @@ static struct notifier_block kreloc_mod_nb = {
 };
 
 /*
- * Find the kernel's module list and mutex.  The list is trusted only if
- * walking it from its head reaches this module.
+ * Find the head of the kernel's module list: the "modules" symbol where
+ * kallsyms has data symbols, else the one node of the circular list that
+ * no module's memory holds (asked of __module_address(), a text symbol).
+ * Trusted only if walking from it reaches this module.
  */
 static bool kreloc_find_module_list(void)
 {
 	struct list_head *head = (void *)kreloc_ksym_lookup("modules");
-	struct mutex *lock = (void *)kreloc_ksym_lookup("module_mutex");
+	struct module *(*module_address)(unsigned long addr);
+	struct kreloc_arch_fn fn;
 	struct list_head *p;
-	unsigned int n = 0;
+	unsigned int n;
 
-	if (!head || !lock)
-		return false;
-	mutex_lock(lock);
-	for (p = head->next; p != head && n < 100000; p = p->next, n++)
-		if (p == &THIS_MODULE->list)
-			break;
-	mutex_unlock(lock);
-	if (p != &THIS_MODULE->list)
-		return false;
+	module_address = kreloc_ksym_func("__module_address", &fn);
+	preempt_disable();
+	if (!head && module_address) {
+		for (p = THIS_MODULE->list.next, n = 0;
+		     p != &THIS_MODULE->list && n < 100000; p = p->next, n++) {
+			if (!module_address((unsigned long)p)) {
+				head = p;
+				break;
+			}
+		}
+	}
+	if (head) {
+		for (p = head->next, n = 0; p != head && n < 100000; p = p->next, n++)
+			if (p == &THIS_MODULE->list)
+				break;
+		if (p != &THIS_MODULE->list)
+			head = NULL;
+	}
+	preempt_enable();
 	kreloc_module_list = head;
-	kreloc_module_mutex = lock;
-	return true;
+	return head;
 }
+
+#define KRELOC_SCAN_MAX	4096
 
 /* Record the modules that were there before kreloc. */
 static void kreloc_scan_modules(void)
 {
-	struct kreloc_mrec *rec, *tmp;
-	struct module *mod;
-	LIST_HEAD(found);
+	struct module **mods, *mod;
+	struct kreloc_mrec *rec;
+	unsigned int i, n = 0;
 
-	mutex_lock(kreloc_module_mutex);
-	list_for_each_entry(mod, kreloc_module_list, list) {
+	mods = kcalloc(KRELOC_SCAN_MAX, sizeof(*mods), GFP_KERNEL);
+	if (!mods)
+		return;
+	/* Pin them under RCU; record them outside, where allocating may sleep. */
+	preempt_disable();
+	list_for_each_entry_rcu(mod, kreloc_module_list, list) {
 		if (mod->state == MODULE_STATE_UNFORMED ||
 		    mod->state == MODULE_STATE_GOING)
 			continue;
-		rec = kreloc_mrec_new(mod);
-		if (!rec)
+		if (n == KRELOC_SCAN_MAX)
 			break;
-		if (mod->state == MODULE_STATE_LIVE) {
+		if (try_module_get(mod))
+			mods[n++] = mod;
+	}
+	preempt_enable();
+
+	/* The kernel's list is newest first: record oldest first. */
+	mutex_lock(&kreloc_dbg_lock);
+	for (i = n; i-- > 0; ) {
+		u64 gen;
+
+		mod = mods[i];
+		rec = kreloc_mrec_new(mod);
+		if (rec && mod->state == MODULE_STATE_LIVE) {
 			rec->state = KRELOC_M_LIVE;
 			rec->init_freed = true;
 			rec->nr_sects = kreloc_modsect_copy(mod, &rec->sects);
-		} else {
+		} else if (rec) {
 			rec->state = KRELOC_M_COMING;
 		}
-		list_add(&rec->node, &found);	/* the kernel's list is newest first */
-	}
-	mutex_unlock(kreloc_module_mutex);
-
-	mutex_lock(&kreloc_dbg_lock);
-	list_for_each_entry_safe(rec, tmp, &found, node) {
-		u64 gen;
-
-		list_del(&rec->node);
 		mutex_lock(&kreloc_mod_lock);
-		if (kreloc_find_live(rec->mod)) {
+		if (!rec || kreloc_find_live(mod)) {
 			mutex_unlock(&kreloc_mod_lock);
-			kreloc_mrec_free(rec);
+			if (rec)
+				kreloc_mrec_free(rec);
+			module_put(mod);
 			continue;
 		}
 		rec->load_gen = gen = ++kreloc_gen;
 		list_add_tail(&rec->node, &kreloc_live);
 		mutex_unlock(&kreloc_mod_lock);
 		kreloc_mfiles_for(rec->name, gen);
+		module_put(mod);
 	}
 	mutex_unlock(&kreloc_dbg_lock);
+	kfree(mods);
 }
 
 int kreloc_modules_init(void)
@@ -646,4 +678,28 @@ int kreloc_modules_show_one(struct seq_file *m, const char *spec)
 			   kreloc_mem_state(rec, kreloc_region_of(rec, rec->sects[i].addr)));
 	mutex_unlock(&kreloc_mod_lock);
 	return 0;
+}
+
+/**
+ * kreloc_modules_region_of() - which loaded module region holds an address
+ * @addr:	runtime address
+ *
+ * Return: the region name ("text", "init.text", ...) or NULL.
+ */
+const char *kreloc_modules_region_of(unsigned long addr)
+{
+	const struct kreloc_mrec *rec;
+	const char *type = NULL;
+	int r;
+
+	mutex_lock(&kreloc_mod_lock);
+	list_for_each_entry(rec, &kreloc_live, node) {
+		r = kreloc_region_of(rec, addr);
+		if (r >= 0) {
+			type = kreloc_region_names[r];
+			break;
+		}
+	}
+	mutex_unlock(&kreloc_mod_lock);
+	return type;
 }
