@@ -38,6 +38,8 @@ const struct kreloc_linked *kreloc_linked_get(void);
 /* kreloc_ksym.c: runtime symbol addresses. */
 int kreloc_ksym_init(void);
 unsigned long kreloc_ksym_lookup(const char *name);
+struct kreloc_arch_fn;
+void *kreloc_ksym_func(const char *name, struct kreloc_arch_fn *fn);
 unsigned long kreloc_ksym_lookup_fn_addr(void);
 bool kreloc_may_see_addresses(const struct file *file);
 bool kreloc_show_value_exact(void);
@@ -63,6 +65,7 @@ struct kreloc_core {
 int kreloc_core_init(struct kreloc_core *core);
 void kreloc_core_exit(struct kreloc_core *core);
 bool kreloc_init_freed(void);
+const char *kreloc_core_section_of(unsigned long addr);
 
 /* kreloc_debugfs.c: the public interface. */
 struct dentry;

@@ -4,9 +4,13 @@
  * v6.1 struct module_layout vs v6.4+ struct module_memory (commit
  * ac3b43283923 "module: replace module_layout with module_memory").
  */
+#include <linux/kallsyms.h>
 #include <linux/module.h>
+#include <linux/string.h>
 #include <linux/version.h>
+#include "kreloc.h"
 #include "kreloc_compat.h"
+#include "kreloc_arch/kreloc_arch.h"
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
 
@@ -86,3 +90,72 @@ bool kreloc_compat_init_released(const struct module *mod)
 }
 
 #endif
+
+/* Symbol counting: the prototypes come from the headers of the target. */
+static typeof(&kallsyms_on_each_match_symbol) kreloc_each_match;
+static typeof(&module_kallsyms_on_each_symbol) kreloc_mod_each;
+static struct kreloc_arch_fn kreloc_each_match_fn, kreloc_mod_each_fn;
+
+void kreloc_compat_init(void)
+{
+	kreloc_each_match = kreloc_ksym_func("kallsyms_on_each_match_symbol",
+					     &kreloc_each_match_fn);
+	kreloc_mod_each = kreloc_ksym_func("module_kallsyms_on_each_symbol",
+					   &kreloc_mod_each_fn);
+}
+
+struct kreloc_count {
+	const char *mod, *name;
+	int n;
+};
+
+static int kreloc_count_match(void *data, unsigned long addr)
+{
+	((struct kreloc_count *)data)->n++;
+	return 0;
+}
+
+/* v6.2 gave the iterator a module filter and dropped the module argument. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+static int kreloc_count_mod(void *data, const char *name, unsigned long addr)
+{
+	struct kreloc_count *c = data;
+
+	if (!strcmp(name, c->name))
+		c->n++;
+	return 0;
+}
+
+static void kreloc_count_modules(struct kreloc_count *c)
+{
+	kreloc_mod_each(*c->mod ? c->mod : NULL, kreloc_count_mod, c);
+}
+#else
+static int kreloc_count_mod(void *data, const char *name, struct module *mod,
+			    unsigned long addr)
+{
+	struct kreloc_count *c = data;
+
+	if ((!*c->mod || (mod && !strcmp(mod->name, c->mod))) &&
+	    !strcmp(name, c->name))
+		c->n++;
+	return 0;
+}
+
+static void kreloc_count_modules(struct kreloc_count *c)
+{
+	kreloc_mod_each(kreloc_count_mod, c);
+}
+#endif
+
+int kreloc_compat_count_symbol(const char *mod, const char *name)
+{
+	struct kreloc_count c = { .mod = mod, .name = name };
+
+	if (!kreloc_each_match || !kreloc_mod_each)
+		return -ENOSYS;
+	if (!*mod)
+		kreloc_each_match(kreloc_count_match, name, &c);
+	kreloc_count_modules(&c);
+	return c.n;
+}

@@ -40,4 +40,20 @@ void kreloc_compat_regions(const struct module *mod, struct kreloc_region *r);
 /* True once the module's init memory has been released (base cleared). */
 bool kreloc_compat_init_released(const struct module *mod);
 
+/**
+ * kreloc_compat_count_symbol() - how many kallsyms symbols have a name
+ * @mod:	"" for vmlinux and all modules, else only that module
+ * @name:	the exact name
+ *
+ * kallsyms_lookup_name() answers the first of several symbols with one
+ * name; this tells whether there were several.  The iterators are not
+ * exported and their callbacks changed in v6.2/v6.4, hence here.
+ *
+ * Return: the count, or -ENOSYS if the kernel's iterators were not found.
+ */
+int kreloc_compat_count_symbol(const char *mod, const char *name);
+
+/* Look up the iterators; call once after kreloc_ksym_init(). */
+void kreloc_compat_init(void);
+
 #endif /* _KRELOC_COMPAT_H */

@@ -14,6 +14,7 @@
 #include <linux/utsname.h>
 #include "kreloc.h"
 #include "kreloc_modules.h"
+#include "kreloc_lookup.h"
 
 static struct dentry *kreloc_dir, *kreloc_module_dir;
 static const struct kreloc_core *kreloc_dbg_core;
@@ -181,6 +182,8 @@ int kreloc_debugfs_init(const struct kreloc_core *core)
 		debugfs_create_file(kreloc_files[i].name, 0400, kreloc_dir,
 				    (void *)&kreloc_files[i], &kreloc_fops);
 	kreloc_module_dir = debugfs_create_dir("module", kreloc_dir);
+	/* Written and read: the only file that is not 0400. */
+	debugfs_create_file("lookup", 0600, kreloc_dir, NULL, &kreloc_lookup_fops);
 	return 0;
 }
 

@@ -17,6 +17,7 @@
 #include <linux/capability.h>
 #include <linux/fs.h>
 #include <linux/printk.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include "kreloc.h"
 #include "kreloc_symstr.h"
@@ -36,9 +37,9 @@ static struct kreloc_arch_fn kreloc_lookup_fn, kreloc_show_fn;
  */
 static unsigned long kreloc_kprobe_symbol_start(const char *name)
 {
-	char code[KSYM_NAME_LEN], buf[KSYM_SYMBOL_LEN];
 	struct kprobe kp = { .symbol_name = name };
-	unsigned long addr;
+	unsigned long addr, start = 0;
+	char *code, *buf;
 	u64 off;
 	int ret;
 
@@ -50,21 +51,23 @@ static unsigned long kreloc_kprobe_symbol_start(const char *name)
 	addr = (unsigned long)kp.addr;
 	unregister_kprobe(&kp);
 
-	sprint_symbol(buf, addr);
-	kreloc_arch_code_name(name, code, sizeof(code));
-	ret = kreloc_symstr_offset(buf, code, &off);
-	if (ret) {
-		pr_err("kprobe on %s landed in \"%s\", not in %s\n",
-		       name, buf, code);
+	code = kmalloc(KSYM_NAME_LEN + KSYM_SYMBOL_LEN, GFP_KERNEL);
+	if (!code)
 		return 0;
-	}
-	return addr - off;
+	buf = code + KSYM_NAME_LEN;
+	sprint_symbol(buf, addr);
+	kreloc_arch_code_name(name, code, KSYM_NAME_LEN);
+	ret = kreloc_symstr_offset(buf, code, &off);
+	if (ret)
+		pr_err("kprobe on %s landed in \"%s\", not in %s\n", name, buf, code);
+	else
+		start = addr - off;
+	kfree(code);
+	return start;
 }
 
 int kreloc_ksym_init(void)
 {
-	unsigned long show;
-
 	kreloc_lookup_name_addr = kreloc_kprobe_symbol_start("kallsyms_lookup_name");
 	if (!kreloc_lookup_name_addr)
 		return -ENOENT;
@@ -76,12 +79,32 @@ int kreloc_ksym_init(void)
 	 * does not have it, kreloc_may_see_addresses() falls back to
 	 * CAP_SYSLOG alone, which is never more permissive.
 	 */
-	show = kreloc_ksym_lookup("kallsyms_show_value");
-	if (show)
-		kreloc_show_value = kreloc_arch_func(show, &kreloc_show_fn);
-	else
+	kreloc_show_value = kreloc_ksym_func("kallsyms_show_value", &kreloc_show_fn);
+	if (!kreloc_show_value)
 		pr_warn("kallsyms_show_value not found, requiring CAP_SYSLOG\n");
 	return 0;
+}
+
+/**
+ * kreloc_ksym_func() - a callable pointer to a kernel function
+ * @name:	the function's C name
+ * @fn:		storage for a descriptor (ppc64 ELFv1); must outlive the pointer
+ *
+ * Looks up the function's code symbol (".name" on ppc64 ELFv1, where
+ * "name" is the descriptor) and makes a pointer that can be called.
+ *
+ * Return: the pointer, or NULL if kallsyms does not know the function.
+ */
+void *kreloc_ksym_func(const char *name, struct kreloc_arch_fn *fn)
+{
+	char *code = kmalloc(KSYM_NAME_LEN, GFP_KERNEL);
+	unsigned long addr;
+
+	if (!code)
+		return NULL;
+	addr = kreloc_ksym_lookup(kreloc_arch_code_name(name, code, KSYM_NAME_LEN));
+	kfree(code);
+	return addr ? kreloc_arch_func(addr, fn) : NULL;
 }
 
 /**

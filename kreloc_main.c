@@ -13,6 +13,8 @@
 #include <linux/init.h>
 #include "kreloc.h"
 #include "kreloc_modules.h"
+#include "kreloc_compat.h"
+#include "kreloc_arch/kreloc_arch.h"
 
 static struct kreloc_core kreloc_core;
 
@@ -23,6 +25,8 @@ static int __init kreloc_init(void)
 	ret = kreloc_ksym_init();
 	if (ret)
 		return ret;
+	kreloc_arch_init();
+	kreloc_compat_init();
 	ret = kreloc_core_init(&kreloc_core);
 	if (ret)
 		return ret;

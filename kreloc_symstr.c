@@ -38,23 +38,28 @@ static int parse_hex(const char **p, u64 *val)
 	return 0;
 }
 
-int kreloc_symstr_offset(const char *str, const char *name, u64 *off)
+int kreloc_symstr_offset_size(const char *str, u64 *off, u64 *size)
 {
-	const char *plus = strrchr(str, '+');
-	const char *p;
-	u64 o, size;
-	size_t nlen;
+	const char *p = str;
 
-	if (!plus || plus == str)
-		return -EINVAL;
-	nlen = plus - str;
-	p = plus + 1;
-	if (parse_hex(&p, &o) || *p++ != '/' || parse_hex(&p, &size))
+	if (parse_hex(&p, off) || *p++ != '/' || parse_hex(&p, size))
 		return -EINVAL;
 	if (*p && *p != ' ')
 		return -EINVAL;
-	if (size && o >= size)
+	if (*size && *off >= *size)
 		return -EINVAL;
+	return 0;
+}
+
+int kreloc_symstr_offset(const char *str, const char *name, u64 *off)
+{
+	const char *plus = strrchr(str, '+');
+	u64 o, size;
+	size_t nlen;
+
+	if (!plus || plus == str || kreloc_symstr_offset_size(plus + 1, &o, &size))
+		return -EINVAL;
+	nlen = plus - str;
 	if (strlen(name) != nlen || memcmp(str, name, nlen))
 		return -ENOENT;
 	*off = o;

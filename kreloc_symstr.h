@@ -18,4 +18,15 @@
  */
 int kreloc_symstr_offset(const char *str, const char *name, u64 *off);
 
+/**
+ * kreloc_symstr_offset_size() - parse "0xOFF/0xSIZE", optionally followed
+ * by " [mod]"
+ * @str:	the text after the '+' of sprint_symbol() output
+ * @off:	set to OFF
+ * @size:	set to SIZE
+ *
+ * Return: 0 or -EINVAL (also if OFF >= SIZE).
+ */
+int kreloc_symstr_offset_size(const char *str, u64 *off, u64 *size);
+
 #endif /* _KRELOC_SYMSTR_H */

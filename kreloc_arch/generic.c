@@ -32,3 +32,22 @@ bool kreloc_arch_single_delta(void)
 {
 	return false;
 }
+
+void kreloc_arch_init(void)
+{
+}
+
+bool kreloc_arch_dot_symbols(void)
+{
+	return false;
+}
+
+unsigned long kreloc_arch_probe_entry(unsigned long sym, unsigned long offset)
+{
+	return sym;
+}
+
+unsigned long kreloc_arch_adjust_probe(unsigned long addr, unsigned long offset)
+{
+	return addr + offset;
+}

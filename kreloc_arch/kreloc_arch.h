@@ -62,4 +62,34 @@ const char *kreloc_arch_code_name(const char *name, char *buf, size_t len);
 /* True if the whole image moves by one delta (checked across sections). */
 bool kreloc_arch_single_delta(void);
 
+/* Set up what the lookup needs (ppc64: ftrace_location_range). */
+void kreloc_arch_init(void);
+
+/* ppc64 ELFv1: code symbols are ".name", plain names are descriptors. */
+bool kreloc_arch_dot_symbols(void);
+
+/**
+ * kreloc_arch_probe_entry() - where kprobes put a probe for a symbol
+ * @sym:	the symbol's address as kallsyms gives it (after dot-first)
+ * @offset:	the probe's offset from the symbol
+ *
+ * The arch part of the kernel's kprobe_lookup_name(): ppc64 ELFv2 moves an
+ * offset-0 probe to the ftrace site in the first 16 bytes, else to the
+ * local entry; elsewhere the symbol itself.
+ *
+ * Return: the address the offset is added to.
+ */
+unsigned long kreloc_arch_probe_entry(unsigned long sym, unsigned long offset);
+
+/**
+ * kreloc_arch_adjust_probe() - arch_adjust_kprobe_addr()
+ * @addr:	result of kreloc_arch_probe_entry()
+ * @offset:	the probe's offset
+ *
+ * x86 with IBT moves a probe at a function's ENDBR (offset 0 or 4) to +4.
+ *
+ * Return: the probe address.
+ */
+unsigned long kreloc_arch_adjust_probe(unsigned long addr, unsigned long offset);
+
 #endif /* _KRELOC_ARCH_H */

@@ -12,7 +12,10 @@
 #include <linux/printk.h>
 #include <asm/page.h>
 #include <asm/sections.h>
+#include <linux/uaccess.h>
 #include "kreloc_arch.h"
+#include "../kreloc.h"
+#include "../kreloc_ppc.h"
 
 bool kreloc_arch_link_base(u64 *base)
 {
@@ -64,4 +67,62 @@ const char *kreloc_arch_code_name(const char *name, char *buf, size_t len)
 bool kreloc_arch_single_delta(void)
 {
 	return IS_ENABLED(CONFIG_PPC64);
+}
+
+#ifdef CONFIG_PPC64_ELF_ABI_V1
+void kreloc_arch_init(void)
+{
+}
+
+bool kreloc_arch_dot_symbols(void)
+{
+	return true;
+}
+
+unsigned long kreloc_arch_probe_entry(unsigned long sym, unsigned long offset)
+{
+	/* The dot-first lookup already gave the code address. */
+	return sym;
+}
+#else
+typedef unsigned long (*kreloc_ftrace_range_t)(unsigned long start,
+					       unsigned long end);
+static kreloc_ftrace_range_t kreloc_ftrace_location_range;
+static struct kreloc_arch_fn kreloc_ftrace_fn;
+
+void kreloc_arch_init(void)
+{
+	if (IS_ENABLED(CONFIG_KPROBES_ON_FTRACE))
+		kreloc_ftrace_location_range =
+			kreloc_ksym_func("ftrace_location_range", &kreloc_ftrace_fn);
+}
+
+bool kreloc_arch_dot_symbols(void)
+{
+	return false;
+}
+
+/* As the ELFv2 part of arch/powerpc/kernel/kprobes.c:kprobe_lookup_name(). */
+unsigned long kreloc_arch_probe_entry(unsigned long sym, unsigned long offset)
+{
+	u32 insn[2];
+	unsigned long faddr;
+
+	if (offset || !IS_ENABLED(CONFIG_PPC64))
+		return sym;
+	if (kreloc_ftrace_location_range) {
+		faddr = kreloc_ftrace_location_range(sym, sym + 16);
+		if (faddr)
+			return faddr;
+	}
+	if (get_kernel_nofault(insn[0], (u32 *)sym) ||
+	    get_kernel_nofault(insn[1], (u32 *)sym + 1))
+		return sym;
+	return sym + kreloc_ppc_lep_offset(insn[0], insn[1]);
+}
+#endif
+
+unsigned long kreloc_arch_adjust_probe(unsigned long addr, unsigned long offset)
+{
+	return addr + offset;
 }

@@ -8,7 +8,11 @@
  */
 #include <linux/align.h>
 #include <linux/string.h>
+#include <linux/uaccess.h>
 #include <asm/page.h>
+#ifdef CONFIG_X86_KERNEL_IBT
+#include <asm/ibt.h>
+#endif
 #include "kreloc_arch.h"
 
 bool kreloc_arch_link_base(u64 *base)
@@ -41,4 +45,31 @@ const char *kreloc_arch_code_name(const char *name, char *buf, size_t len)
 bool kreloc_arch_single_delta(void)
 {
 	return true;
+}
+
+void kreloc_arch_init(void)
+{
+}
+
+bool kreloc_arch_dot_symbols(void)
+{
+	return false;
+}
+
+unsigned long kreloc_arch_probe_entry(unsigned long sym, unsigned long offset)
+{
+	return sym;
+}
+
+unsigned long kreloc_arch_adjust_probe(unsigned long addr, unsigned long offset)
+{
+#ifdef CONFIG_X86_KERNEL_IBT
+	u32 insn;
+
+	/* As arch_adjust_kprobe_addr(): an entry probe goes past ENDBR. */
+	if (!get_kernel_nofault(insn, (u32 *)addr) && is_endbr(insn) &&
+	    (!offset || offset == 4))
+		return addr + 4;
+#endif
+	return addr + offset;
 }

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Lookup specs "[mod:]sym[+off]" and the ppc64 ELFv1 dot-symbol-first
+ * policy (pure logic, unit-tested on the host).
+ */
+#ifndef _KRELOC_SPEC_H
+#define _KRELOC_SPEC_H
+
+#include "kreloc_types.h"
+
+#define KRELOC_SPEC_MOD_MAX	56	/* MODULE_NAME_LEN on 64-bit */
+#define KRELOC_SPEC_NAME_MAX	512	/* KSYM_NAME_LEN */
+#define KRELOC_SPEC_MAX		(KRELOC_SPEC_MOD_MAX + KRELOC_SPEC_NAME_MAX + 24)
+
+struct kreloc_spec {
+	char mod[KRELOC_SPEC_MOD_MAX];	/* "" for no module scope */
+	char name[KRELOC_SPEC_NAME_MAX];
+	u64 offset;
+};
+
+/**
+ * kreloc_spec_parse() - parse a lookup spec as written by a user
+ * @buf:	the bytes written (not NUL-terminated; one trailing '\n' allowed)
+ * @len:	their number
+ * @spec:	filled in
+ * @why:	set to a one-line reason on failure
+ *
+ * Accepts "sym", ".sym", "mod:sym", "mod:.sym", each optionally followed by
+ * "+0xOFF" or "+DEC".  Symbol names are [A-Za-z0-9_.$]; module names
+ * [A-Za-z0-9_-].
+ *
+ * Return: 0 or -EINVAL.
+ */
+int kreloc_spec_parse(const char *buf, size_t len, struct kreloc_spec *spec,
+		      const char **why);
+
+/**
+ * kreloc_spec_candidates() - the names to look up, in order
+ * @spec:	a parsed spec
+ * @dot_first:	ppc64 ELFv1: code symbols are ".name", "name" is a descriptor
+ * @out:	two buffers of KRELOC_SPEC_MAX bytes
+ *
+ * With @dot_first, "name" gives ".name" then "name" (for symbols that have
+ * no dot twin, such as _text); ".name" gives only ".name".  Otherwise the
+ * name itself.  A module scope is kept as "mod:" in front, as
+ * kallsyms_lookup_name() expects.
+ *
+ * Return: the number of candidates (1 or 2).
+ */
+int kreloc_spec_candidates(const struct kreloc_spec *spec, bool dot_first,
+			   char out[2][KRELOC_SPEC_MAX]);
+
+#endif /* _KRELOC_SPEC_H */
