@@ -44,5 +44,6 @@ void kreloc_modules_show_list(struct seq_file *m);
 int kreloc_modules_show_one(struct seq_file *m, const char *spec);
 
 const char *kreloc_region_name(unsigned int r);
+const char *kreloc_modules_region_of(unsigned long addr);
 
 #endif /* _KRELOC_MODULES_H */
