@@ -48,9 +48,9 @@ END {
 }' 2> "$results.tmp"
 counts=$(tail -1 "$results.tmp")
 cat "$results.tmp" | head -n -1 >&2
-if grep -qE 'Oops|BUG:|WARNING:|Kernel panic|general protection|KRELOC-VM: TIMEOUT' "$console"; then
+if grep -qE 'Oops|BUG:|WARNING: CPU:|Kernel panic|general protection|KRELOC-VM: TIMEOUT' "$console"; then
 	echo "not ok - ${KRELOC_TAG:-vm}: kernel console shows an Oops/BUG/WARNING/panic/timeout:"
-	grep -E -A5 'Oops|BUG:|WARNING:|Kernel panic|general protection|TIMEOUT' "$console" | head -40 | sed 's/^/#   /'
+	grep -E -A5 'Oops|BUG:|WARNING: CPU:|Kernel panic|general protection|TIMEOUT' "$console" | head -40 | sed 's/^/#   /'
 	read -r p f s <<< "$counts"
 	counts="$p $((f + 1)) $s"
 fi

@@ -40,7 +40,7 @@ set +e
 # shellcheck disable=SC2086
 timeout "$timeout_s" "$QEMU_BIN" $QEMU_ARGS -display none -monitor none \
 	-kernel "$KIMAGE" -initrd "$root.cpio.gz" \
-	-append "console=$CONSOLE panic=-1 loglevel=4 $append" \
+	-append "console=$CONSOLE panic=-1 loglevel=4 krelocdata=${CONSOLE%0}1 $append" \
 	-serial "file:$logf" -serial "file:$data" </dev/null
 rc=$?
 set -e

@@ -13,14 +13,12 @@ mount -t debugfs debugfs /sys/kernel/debug
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 echo "KRELOC-VM: booted $(uname -r) $(uname -m)"
 # The job's output goes to the second serial port, away from kernel
-# messages on the console.
+# messages on the console; run-vm.sh names it (krelocdata=ttyS1|hvc1 on the
+# kernel command line reaches init as an environment variable).
 out=/dev/console
-for d in /dev/ttyS1 /dev/hvc1; do
-	if [ -c "$d" ] && (: > "$d") 2>/dev/null; then
-		out=$d
-		break
-	fi
-done
+if [ -n "${krelocdata:-}" ] && [ -c "/dev/$krelocdata" ]; then
+	out=/dev/$krelocdata
+fi
 rc=0
 if [ -x /kreloc/job ]; then
 	(cd /kreloc && ./job) > "$out" 2>&1 || rc=$?

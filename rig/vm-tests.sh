@@ -45,8 +45,13 @@ kargs=()
 make -s -C "$KDIR" M="$work/build/test_module" "${kargs[@]}" modules >/dev/null 2>&1 ||
 	die "cannot build the test module"
 cp "$work/build/test_module/kreloc_test_mod.ko" "$work/stage/kreloc/"
-if [ -n "${MODDIR:-}" ] && [ -d "$MODDIR/lib/modules/$KVER/kernel" ]; then
-	"$top/rig/stage-modules.sh" "$MODDIR" "$KVER" "$work/stage" dummy vfat bridge
+# MODDIR is either a root holding lib/modules/KVER or that directory itself.
+modroot="${MODDIR:-}"
+[ -n "$modroot" ] && [ -d "$modroot/kernel" ] && modroot=$(cd "$modroot/../../.." && pwd)
+if [ -n "$modroot" ] && [ -n "$(find "$modroot/lib/modules/$KVER/kernel" -name 'dummy.ko*' 2>/dev/null)" ]; then
+	"$top/rig/stage-modules.sh" "$modroot" "$KVER" "$work/stage" dummy vfat bridge
+else
+	log "no dummy/vfat/bridge modules for $KVER: the module selftests will skip"
 fi
 
 cat > "$work/stage/kreloc/job" <<'EOT'
@@ -65,9 +70,10 @@ for src in system.map vmlinux arch; do
 done
 run core-othermap-refused ./kreloc_core_test --ko modules/othermap/kreloc.ko \
 	--source system.map --map System.map --expect mismatch
-dummy=$(find /lib/modules -name dummy.ko | head -1)
+dummy=$(find /lib/modules -name dummy.ko 2>/dev/null | head -1)
 run modules ./kreloc_modules_test --ko modules/vmlinux/kreloc.ko \
 	--test-ko kreloc_test_mod.ko --dummy-ko "$dummy"
+run lookup ./kreloc_lookup_test --ko modules/vmlinux/kreloc.ko
 EOT
 chmod +x "$work/stage/kreloc/job"
 

@@ -12,7 +12,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/rig/lib.sh"
 
-targets="${KRELOC_TARGETS:-amd64-6.1 amd64-6.12}"
+targets="${KRELOC_TARGETS:-amd64-6.1 amd64-6.12 ppc64le-6.1 ppc64be-6.1}"
 results="$CACHE/tmp/results.$$"
 : > "$results"
 start=$(date +%s)
@@ -38,6 +38,8 @@ KRELOC_TAG=lint "$top/rig/ktap.sh" "$CACHE/tmp/lint.out" /dev/null "$results"
 target_env() {
 	case "$1" in
 	amd64-*) "$top/rig/kernel-amd64.sh" "${1#amd64-}" > "$CACHE/tmp/$1.env" ;;
+	ppc64le-6.1) cp "$("$top/rig/kernel-ppc64le.sh" | tail -1)" "$CACHE/tmp/$1.env" ;;
+	ppc64be-6.1) cp "$("$top/rig/kernel-ppc64be.sh" | tail -1)" "$CACHE/tmp/$1.env" ;;
 	*) return 1 ;;
 	esac && echo "$CACHE/tmp/$1.env"
 }
@@ -47,6 +49,8 @@ other_of() {
 	case "$1" in
 	amd64-6.1) echo amd64-6.12 ;;
 	amd64-6.12) echo amd64-6.1 ;;
+	ppc64le-6.1) echo ppc64be-6.1 ;;
+	ppc64be-6.1) echo ppc64le-6.1 ;;
 	esac
 }
 

@@ -49,6 +49,8 @@ struct section_row {
 
 static struct section_row rows[NR_SECTIONS];
 static int nr_rows;
+/* Anchors per section that resolved, from the anchors file. */
+static int resolved_in[NR_SECTIONS];
 
 static int read_all(void)
 {
@@ -177,7 +179,10 @@ static void test_ok_numbers(void)
 		       (unsigned long long)v, (unsigned long long)off);
 	ksft_test_result(ok, "info: KERNELOFFSET = kallsyms _text - System.map _text\n");
 
-	k = unique(&kallsyms, "kallsyms_lookup_name");
+	/* ppc64 ELFv1: the code is ".kallsyms_lookup_name", the plain name a descriptor. */
+	k = unique(&kallsyms, ".kallsyms_lookup_name");
+	if (!k)
+		k = unique(&kallsyms, "kallsyms_lookup_name");
 	ok = k && !kr_kv_hex(info, "KALLSYMS_LOOKUP_NAME", &v) && v == k->addr;
 	if (!ok && k)
 		ksft_print_msg("recovered 0x%llx, /proc/kallsyms 0x%llx\n",
@@ -207,12 +212,19 @@ static void test_anchors(int expect_ok)
 			bad++;
 			continue;
 		}
+		ks = sysmap_lookup(&kallsyms, name);
 		if (!hr) {
-			ksft_print_msg("anchor %s did not resolve\n", name);
+			/* Fine only if kallsyms lacks it (no KALLSYMS_ALL). */
+			ksft_print_msg("anchor %s did not resolve%s\n", name,
+				       ks ? " but is in /proc/kallsyms" : ", not in /proc/kallsyms");
+			if (ks && expect_ok)
+				bad++;
 			continue;
 		}
 		resolved++;
-		ks = sysmap_lookup(&kallsyms, name);
+		for (int g = 0; g < NR_SECTIONS; g++)
+			if (!strcmp(sec, section_names[g]))
+				resolved_in[g]++;
 		ls = sysmap_lookup(&linkmap, name);
 		if (!ks || ks->addr != rv || !hd || dv != rv - lv) {
 			ksft_print_msg("anchor %s runtime 0x%llx, kallsyms 0x%llx\n", name,
@@ -231,11 +243,11 @@ static void test_anchors(int expect_ok)
 	free(copy);
 	want = strcmp(source, "arch") ? 12 : 1;
 	ksft_print_msg("%u anchors, %u resolved\n", n, resolved);
-	/* Another build's map names symbols this kernel may not have. */
-	ksft_test_result(n >= want && (resolved == n || !expect_ok),
-			 "anchors: at least %u%s\n", want, expect_ok ? ", all resolved" : "");
-	ksft_test_result(!bad, "anchors: RUNTIME is /proc/kallsyms%s, DELTA = RUNTIME - LINKED\n",
-			 expect_ok ? ", LINKED is the link-time map" : "");
+	ksft_test_result(n >= want && resolved >= 1,
+			 "anchors: at least %u in the table\n", want);
+	ksft_test_result(!bad, "anchors: RUNTIME is /proc/kallsyms%s, DELTA = RUNTIME - LINKED%s\n",
+			 expect_ok ? ", LINKED is the link-time map" : "",
+			 expect_ok ? ", unresolved only if kallsyms lacks them" : "");
 }
 
 static void test_sections_ok(void)
@@ -254,7 +266,8 @@ static void test_sections_ok(void)
 	for (i = 0; i < NR_SECTIONS; i++) {
 		struct section_row *r = &rows[i];
 		int init = !strncmp(r->name, "init.", 5);
-		int known = strcmp(source, "arch") || i == 0;
+		/* Published only with enough corroboration: 2 anchors (arch: 1). */
+		int known = resolved_in[i] >= (strcmp(source, "arch") ? 2 : 1);
 		const char *want = !known ? "unknown" : init && freed ? "freed" : "ok";
 
 		if (strcmp(r->name, section_names[i]) || strcmp(r->status, want)) {
@@ -275,8 +288,11 @@ static void test_sections_ok(void)
 		if (!r->has_size || !r->size)
 			bad++;
 	}
-	ksft_test_result(!bad && rows[0].offset == koff,
-			 "sections: every section ok (init ones freed), offset = KERNELOFFSET, RUNTIME = LINKED + OFFSET\n");
+	for (i = 0; i < NR_SECTIONS; i++)
+		ksft_print_msg("section %s: %d anchors resolved, %s\n", rows[i].name,
+			       resolved_in[i], rows[i].status);
+	ksft_test_result(!bad && rows[0].offset == koff && rows[0].has_offset,
+			 "sections: ok (init ones freed) where at least 2 anchors resolved (arch: 1), else unknown; offset = KERNELOFFSET, RUNTIME = LINKED + OFFSET\n");
 	ksft_test_result(freed, "info: INIT=freed once the system runs\n");
 }
 

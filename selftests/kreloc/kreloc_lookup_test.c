@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kreloc_lookup_test - selftest of /sys/kernel/debug/kreloc/lookup.
+ *
+ *   kreloc_lookup_test --ko kreloc.ko [--samples 200] [--fuzz 10000]
+ *
+ * Compares lookup's answers with /proc/kallsyms and with where the kernel
+ * itself puts a kprobe (/sys/kernel/debug/kprobes/list), places a kprobe
+ * from an answer and checks that it fires, and feeds the file malformed
+ * specs.  Knows the three ABIs: x86_64 (IBT), ppc64 ELFv1 (".sym" code,
+ * "sym" descriptor) and ppc64 ELFv2 (local entry, ftrace site).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "kselftest.h"
+#include "kreloc_util.h"
+#include "../../tools/sysmap.h"
+
+#define LOOKUP KRELOC_DIR "/lookup"
+#define TRACING "/sys/kernel/tracing"
+
+static struct sysmap ks;
+static int abi_v1;		/* ppc64 ELFv1: ".sym" code symbols */
+static int samples = 200, fuzz = 10000;
+
+struct answer {
+	char spec[640], module[64], type[32];
+	uint64_t addr, probe;
+};
+
+/* Write @spec to a fresh fd and read the answer: 0 or -errno. */
+static int lookup_fd(int fd, const char *spec, size_t len, struct answer *a)
+{
+	char buf[1024], addr[32], probe[32];
+	ssize_t n;
+
+	if (write(fd, spec, len) != (ssize_t)len)
+		return -errno;
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	if (sscanf(buf, "%639s %31s %31s %63s %31s", a->spec, addr, probe, a->module,
+		   a->type) != 5 || kr_hex(addr, &a->addr) || kr_hex(probe, &a->probe))
+		return -EBADMSG;
+	return 0;
+}
+
+static int lookup(const char *spec, struct answer *a)
+{
+	int fd = open(LOOKUP, O_RDWR), ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = lookup_fd(fd, spec, strlen(spec), a);
+	close(fd);
+	return ret;
+}
+
+static int write_file(const char *path, const char *s, int append)
+{
+	int fd = open(path, O_WRONLY | (append ? O_APPEND : O_TRUNC));
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n == (ssize_t)strlen(s) ? 0 : -1;
+}
+
+/* Is @s a plain core-kernel function in text we may sample? */
+static int sample_ok(const struct sysmap_sym *s)
+{
+	const char *n = s->name;
+
+	if (s->module || (s->type != 'T' && s->type != 't'))
+		return 0;
+	if (abi_v1 != (n[0] == '.'))
+		return 0;
+	n += abi_v1;
+	if (strchr(n, '.') || !strncmp(n, "__pfx_", 6) || !strncmp(n, "__cfi_", 6) ||
+	    !strncmp(n, "_text", 5) || !strncmp(n, "_stext", 6) || !strncmp(n, "_etext", 6))
+		return 0;
+	return sysmap_count(&ks, s->name) == 1 && (!abi_v1 || sysmap_count(&ks, n) <= 1);
+}
+
+/* Indices of all sampleable functions, and how many. */
+static size_t *cands, nr_cands;
+
+static void collect_candidates(void)
+{
+	size_t i;
+
+	cands = calloc(ks.nr + 1, sizeof(*cands));
+	for (i = 0; cands && i < ks.nr; i++)
+		if (sample_ok(&ks.syms[i]))
+			cands[nr_cands++] = i;
+	ksft_print_msg("%zu candidate functions\n", nr_cands);
+}
+
+static void test_sampled(void)
+{
+	size_t k, n = 0, bad = 0, desc = 0;
+
+	for (k = 0; k < (size_t)samples && nr_cands; k++) {
+		const struct sysmap_sym *s = &ks.syms[cands[k * nr_cands / samples]], *d;
+		const char *plain;
+		struct answer a;
+		int ret;
+
+		plain = s->name + abi_v1;
+		ret = lookup(plain, &a);
+		n++;
+		if (ret || a.addr != s->addr || strcmp(a.module, "vmlinux")) {
+			if (bad++ < 5)
+				ksft_print_msg("lookup %s: %d, 0x%llx, kallsyms %s 0x%llx\n", plain, ret,
+					       (unsigned long long)a.addr, s->name,
+					       (unsigned long long)s->addr);
+		}
+		d = abi_v1 ? sysmap_lookup(&ks, plain) : NULL;
+		if (d) {
+			desc++;
+			if (a.addr == d->addr)
+				bad++;
+		}
+	}
+	ksft_print_msg("%zu functions sampled, %zu with a descriptor twin, %zu wrong\n", n, desc, bad);
+	ksft_test_result(n >= (size_t)samples && !bad,
+			 "%d sampled functions: ADDRESS is the %s address in /proc/kallsyms%s\n",
+			 samples, abi_v1 ? "\".sym\" code" : "symbol's",
+			 abi_v1 ? ", never the descriptor" : " (no IBT +4)");
+}
+
+static void test_markers(void)
+{
+	static const char * const m[] = { "_text", "_stext" };
+	struct answer a;
+	size_t i;
+	int bad = 0;
+
+	for (i = 0; i < ARRAY_SIZE(m); i++) {
+		const struct sysmap_sym *s = sysmap_lookup(&ks, m[i]);
+
+		if (!s || lookup(m[i], &a) || a.addr != s->addr)
+			bad = 1;
+	}
+	ksft_test_result(!bad, "_text and _stext resolve to themselves\n");
+}
+
+/* Address the kernel's own kprobe for @sym has, from kprobes/list. */
+static int kernel_probe_addr(const char *sym, uint64_t *addr)
+{
+	char cmd[700], *list, *line, *save = NULL;
+	int ret = -1;
+
+	/*
+	 * ELFv1: the kernel's kprobe_events refuses a plain function name on
+	 * 6.1 (seen: "Failed to register probe event" for vfs_read), so ask
+	 * for the code symbol the kernel itself would probe.
+	 */
+	snprintf(cmd, sizeof(cmd), "p:kreloc_t/cmp %s%s", abi_v1 ? "." : "", sym);
+	if (write_file(TRACING "/kprobe_events", cmd, 1))
+		return -1;
+	list = kr_read_file("/sys/kernel/debug/kprobes/list", NULL);
+	for (line = list ? strtok_r(list, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char a[32], t[8], where[640];
+
+		const char *w = where;
+
+		/* "ADDR  k  sym+0xOFF    [FTRACE]"; ELFv1 lists the code, ".sym" */
+		if (sscanf(line, "%31s %7s %639s", a, t, where) != 3)
+			continue;
+		w += abi_v1 && where[0] == '.';
+		if (!strncmp(w, sym, strlen(sym)) && w[strlen(sym)] == '+') {
+			*addr = strtoull(a, NULL, 16);
+			ret = 0;
+		}
+	}
+	free(list);
+	write_file(TRACING "/kprobe_events", "-:kreloc_t/cmp", 1);
+	return ret;
+}
+
+static void test_probe_addresses(void)
+{
+	size_t i, n = 0, bad = 0;
+
+	for (i = 0; i < 400 && n < 20 && nr_cands; i++) {
+		const struct sysmap_sym *s = &ks.syms[cands[(i * 7919) % nr_cands]];
+		struct answer a;
+		uint64_t k;
+
+		if (lookup(s->name + abi_v1, &a))
+			continue;
+		/* Not every function may be probed (blacklist, notrace). */
+		if (kernel_probe_addr(s->name + abi_v1, &k))
+			continue;
+		n++;
+		if (k != a.probe) {
+			bad++;
+			ksft_print_msg("%s: PROBE_ADDRESS 0x%llx, kprobes/list 0x%llx\n", s->name,
+				       (unsigned long long)a.probe, (unsigned long long)k);
+		} else if (n <= 3) {
+			ksft_print_msg("%s: ADDRESS 0x%llx PROBE_ADDRESS 0x%llx = kprobes/list\n",
+				       s->name, (unsigned long long)a.addr,
+				       (unsigned long long)a.probe);
+		}
+	}
+	ksft_test_result(n >= 10 && !bad,
+			 "PROBE_ADDRESS equals where register_kprobe() puts the probe (%zu functions)\n", n);
+}
+
+static void test_probe_fires(void)
+{
+	static const char * const fns[] = { "do_sys_openat2", "do_sys_open", "ksys_read" };
+	char line[128], *trace;
+	struct answer a;
+	size_t i;
+	int hits = 0, placed = 0, fd;
+
+	write_file(TRACING "/trace", "", 0);
+	for (i = 0; i < ARRAY_SIZE(fns) && !placed; i++) {
+		if (lookup(fns[i], &a))
+			continue;
+		snprintf(line, sizeof(line), "p:kreloc_t/fire 0x%llx", (unsigned long long)a.probe);
+		placed = !write_file(TRACING "/kprobe_events", line, 1);
+		ksft_print_msg("%s: %s (%s)\n", fns[i], line, placed ? "registered" : strerror(errno));
+	}
+	if (placed && !write_file(TRACING "/events/kreloc_t/fire/enable", "1", 0)) {
+		for (i = 0; i < 5; i++) {
+			fd = open("/proc/version", O_RDONLY);
+			if (fd >= 0)
+				close(fd);
+		}
+		write_file(TRACING "/events/kreloc_t/fire/enable", "0", 0);
+		trace = kr_read_file(TRACING "/trace", NULL);
+		for (char *p = trace; p && (p = strstr(p, "fire:")); p++)
+			hits++;
+		free(trace);
+	}
+	write_file(TRACING "/kprobe_events", "-:kreloc_t/fire", 1);
+	ksft_print_msg("%d hits\n", hits);
+	ksft_test_result(placed && hits >= 5,
+			 "a kprobe_events line from lookup's PROBE_ADDRESS registers and fires\n");
+}
+
+static void test_module_scope(void)
+{
+	const struct sysmap_sym *s = NULL;
+	struct answer a;
+	size_t i;
+	char want[64];
+
+	snprintf(want, sizeof(want), "%skreloc_kprobe_lookup_name", abi_v1 ? "." : "");
+	for (i = 0; i < ks.nr; i++)
+		if (ks.syms[i].module && !strcmp(ks.syms[i].module, "kreloc") &&
+		    !strcmp(ks.syms[i].name, want))
+			s = &ks.syms[i];
+	ksft_test_result(s && !lookup("kreloc:kreloc_kprobe_lookup_name", &a) &&
+			 a.addr == s->addr && !strcmp(a.module, "kreloc") &&
+			 !strcmp(a.type, "text"),
+			 "kreloc:kreloc_kprobe_lookup_name resolves in module kreloc, TYPE text\n");
+}
+
+static void test_errors(void)
+{
+	const struct sysmap_sym *dup = NULL;
+	char longname[700];
+	struct answer a;
+	size_t i;
+	int fd, ret;
+
+	for (i = 0; i < ks.nr && !dup; i++) {
+		const char *n = ks.syms[i].name;
+
+		if (!ks.syms[i].module && ks.syms[i].type == 't' && (n[0] == '.') == abi_v1 &&
+		    !strchr(n + abi_v1, '.') && strncmp(n + abi_v1, "__pfx_", 6) &&
+		    sysmap_count(&ks, n) > 1)
+			dup = &ks.syms[i];
+	}
+	if (dup) {
+		/* ELFv1: the plain name must find the duplicate ".name" code symbols. */
+		ret = lookup(dup->name + abi_v1, &a);
+		ksft_print_msg("%s occurs %zu times: %s\n", dup->name,
+			       sysmap_count(&ks, dup->name), strerror(-ret));
+		ksft_test_result(ret == -ENOTUNIQ, "an ambiguous name is refused (ENOTUNIQ)\n");
+	} else {
+		ksft_test_result_skip("no duplicate static name in this kernel\n");
+	}
+	ksft_test_result(lookup("kreloc_no_such_symbol_xyz", &a) == -ENOENT,
+			 "unknown symbol: ENOENT\n");
+
+	memset(longname, 'a', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	fd = open(LOOKUP, O_RDWR);
+	ret = fd >= 0 && lookup_fd(fd, "_text\0x", 7, &a) == -EINVAL &&
+	      lookup("a b", &a) == -EINVAL && lookup(longname, &a) == -EINVAL &&
+	      lookup("_text+0xzz", &a) == -EINVAL && lookup(":x", &a) == -EINVAL &&
+	      lookup("schedule+0x10000000", &a) == -EINVAL;
+	if (fd >= 0)
+		close(fd);
+	ksft_test_result(ret, "embedded NUL, bad characters, over-long name, bad offset, offset past the symbol: EINVAL\n");
+}
+
+static void test_fuzz(void)
+{
+	static char buf[70000];
+	unsigned int seed = 12345;
+	int fd = open(LOOKUP, O_RDWR), i, errs = 0, oks = 0;
+	struct answer a;
+
+	for (i = 0; fd >= 0 && i < fuzz; i++) {
+		size_t len, j;
+		ssize_t n;
+
+		switch (i % 4) {
+		case 0:	/* random bytes, always with a byte no spec may hold */
+			len = 1 + rand_r(&seed) % 200;
+			for (j = 0; j < len; j++)
+				buf[j] = rand_r(&seed);
+			buf[rand_r(&seed) % len] = "{\0 /*"[rand_r(&seed) % 5];
+			break;
+		case 1:	/* huge */
+			len = 600 + rand_r(&seed) % (sizeof(buf) - 600);
+			memset(buf, 'x', len);
+			break;
+		case 2:	/* partial write of a malformed spec */
+			strcpy(buf, "kreloc:.kreloc_kprobe_lookup_name+0x12345678901234567890");
+			len = 40 + rand_r(&seed) % 20;
+			break;
+		default: /* bad offsets */
+			len = snprintf(buf, sizeof(buf), "_text+%s",
+				       (const char *[]){ "", "0x", "-1", "0x1g", "99999999999999999999999" }[rand_r(&seed) % 5]);
+			break;
+		}
+		n = write(fd, buf, len);
+		if (n < 0)
+			errs++;
+		else
+			oks++;
+	}
+	if (fd >= 0)
+		close(fd);
+	ksft_print_msg("%d malformed writes: %d errors, %d accepted\n", fuzz, errs, oks);
+	ksft_test_result(fd >= 0 && errs == fuzz && !lookup("_text", &a),
+			 "%d malformed writes all fail with an errno; a valid lookup still works\n", fuzz);
+}
+
+static void test_per_open(void)
+{
+	int f1 = open(LOOKUP, O_RDWR), f2 = open(LOOKUP, O_RDWR);
+	struct answer a1, a2, b1;
+	int ok = f1 >= 0 && f2 >= 0 &&
+		 !lookup_fd(f1, "_text", 5, &a1) && !lookup_fd(f2, "_stext", 6, &a2);
+
+	/* Re-read f1: still its own answer. */
+	ok = ok && lseek(f1, 0, SEEK_SET) == 0;
+	if (ok) {
+		char buf[256];
+		ssize_t n = read(f1, buf, sizeof(buf) - 1);
+
+		ok = n > 0 && (buf[n] = '\0', sscanf(buf, "%639s", b1.spec) == 1) &&
+		     !strcmp(b1.spec, "_text") && !strcmp(a2.spec, "_stext");
+	}
+	if (f1 >= 0)
+		close(f1);
+	if (f2 >= 0)
+		close(f2);
+	ksft_test_result(ok, "answers are per open file\n");
+}
+
+static void test_perm(void)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (!pid) {
+		int fd;
+
+		if (kr_drop_syslog())
+			_exit(2);
+		fd = open(LOOKUP, O_RDWR);
+		_exit(fd < 0 && errno == EPERM ? 0 : 1);
+	}
+	ksft_test_result(pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
+			 !WEXITSTATUS(st), "lookup: EPERM without CAP_SYSLOG\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "ko", required_argument, NULL, 'k' },
+		{ "samples", required_argument, NULL, 's' },
+		{ "fuzz", required_argument, NULL, 'f' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *ko = NULL;
+	struct stat st;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'k': ko = optarg; break;
+		case 's': samples = atoi(optarg); break;
+		case 'f': fuzz = atoi(optarg); break;
+		default: return 2;
+		}
+	}
+	ksft_print_header();
+	if (!ko)
+		ksft_exit_fail_msg("usage: --ko KO\n");
+	if (geteuid())
+		ksft_exit_skip("must be run as root\n");
+	ksft_set_plan(13);
+	kr_unload_module("kreloc");
+	ksft_test_result(!kr_load_module(ko, NULL) && !stat(LOOKUP, &st) &&
+			 (st.st_mode & 0777) == 0600, "load; lookup is 0600\n");
+	if (sysmap_load(&ks, "/proc/kallsyms") || sysmap_index(&ks))
+		ksft_exit_fail_msg("cannot read /proc/kallsyms\n");
+	abi_v1 = sysmap_lookup(&ks, ".kernel_clone") != NULL;
+	ksft_print_msg("%s\n", abi_v1 ? "ppc64 ELF ABIv1: dot symbols" : "no dot symbols");
+	collect_candidates();
+	test_sampled();
+	test_markers();
+	test_probe_addresses();
+	test_probe_fires();
+	test_module_scope();
+	test_errors();
+	test_fuzz();
+	test_per_open();
+	test_perm();
+	ksft_test_result(kr_unload_module("kreloc") == 0, "unload\n");
+	ksft_finished();
+}
