@@ -7,12 +7,12 @@
 #include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/string.h>
-#include <linux/version.h>
 #include "kreloc.h"
 #include "kreloc_compat.h"
 #include "kreloc_arch/kreloc_arch.h"
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+/* Kbuild detects the features from the target's headers (see Kbuild). */
+#ifdef KRELOC_HAVE_MODULE_MEMORY
 
 static const enum mod_mem_type kreloc_mem_type[KRELOC_NR_REGIONS] = {
 	[KRELOC_R_TEXT]		= MOD_TEXT,
@@ -43,7 +43,7 @@ bool kreloc_compat_init_released(const struct module *mod)
 	       !READ_ONCE(mod->mem[MOD_INIT_RODATA].base);
 }
 
-#else /* v6.1 .. v6.3 */
+#else /* module_layout: v6.1 .. v6.3 */
 
 static void kreloc_split(const struct module_layout *l, struct kreloc_region *text,
 			 struct kreloc_region *ro, struct kreloc_region *ro_after,
@@ -52,7 +52,9 @@ static void kreloc_split(const struct module_layout *l, struct kreloc_region *te
 	unsigned long base = (unsigned long)l->base;
 
 	if (!base) {
-		text->size = ro->size = data->size = 0;
+		text->size = 0;
+		ro->size = 0;
+		data->size = 0;
 		if (ro_after)
 			ro_after->size = 0;
 		return;
@@ -92,8 +94,8 @@ bool kreloc_compat_init_released(const struct module *mod)
 #endif
 
 /* Symbol counting: the prototypes come from the headers of the target. */
-static typeof(&kallsyms_on_each_match_symbol) kreloc_each_match;
-static typeof(&module_kallsyms_on_each_symbol) kreloc_mod_each;
+static typeof(kallsyms_on_each_match_symbol) *kreloc_each_match;
+static typeof(module_kallsyms_on_each_symbol) *kreloc_mod_each;
 static struct kreloc_arch_fn kreloc_each_match_fn, kreloc_mod_each_fn;
 
 void kreloc_compat_init(void)
@@ -116,7 +118,7 @@ static int kreloc_count_match(void *data, unsigned long addr)
 }
 
 /* v6.2 gave the iterator a module filter and dropped the module argument. */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#ifdef KRELOC_HAVE_MODSYMS_MODNAME
 static int kreloc_count_mod(void *data, const char *name, unsigned long addr)
 {
 	struct kreloc_count *c = data;
@@ -153,7 +155,7 @@ int kreloc_compat_count_symbol(const char *mod, const char *name)
 	struct kreloc_count c = { .mod = mod, .name = name };
 
 	if (!kreloc_each_match || !kreloc_mod_each)
-		return -ENOSYS;
+		return -EOPNOTSUPP;
 	if (!*mod)
 		kreloc_each_match(kreloc_count_match, name, &c);
 	kreloc_count_modules(&c);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Kernel version differences, in one place.  The rest of kreloc does not
- * test LINUX_VERSION_CODE.
+ * Kernel version differences, in one place.  Kbuild detects the features
+ * from the target kernel's headers (KRELOC_HAVE_*); only kreloc_compat.c
+ * looks at them.
  */
 #ifndef _KRELOC_COMPAT_H
 #define _KRELOC_COMPAT_H
@@ -49,7 +50,7 @@ bool kreloc_compat_init_released(const struct module *mod);
  * name; this tells whether there were several.  The iterators are not
  * exported and their callbacks changed in v6.2/v6.4, hence here.
  *
- * Return: the count, or -ENOSYS if the kernel's iterators were not found.
+ * Return: the count, or -EOPNOTSUPP if the kernel's iterators were not found.
  */
 int kreloc_compat_count_symbol(const char *mod, const char *name);
 

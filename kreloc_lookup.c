@@ -165,7 +165,7 @@ static int kreloc_lookup_spec(struct kreloc_lookup_work *w, const char *buf, siz
 
 /* Per open file: the last answer. */
 struct kreloc_lookup_state {
-	struct mutex lock;
+	struct mutex lock;		/* line and len: one writer or reader at a time */
 	char line[KRELOC_SPEC_MAX + 128];
 	size_t len;
 };

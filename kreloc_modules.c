@@ -259,7 +259,8 @@ static void kreloc_mod_coming(struct module *mod)
 		kreloc_mrec_free(rec);
 		return;
 	}
-	rec->load_gen = gen = ++kreloc_gen;
+	gen = ++kreloc_gen;
+	rec->load_gen = gen;
 	list_add_tail(&rec->node, &kreloc_live);
 	mutex_unlock(&kreloc_mod_lock);
 	kreloc_mfiles_for(mod->name, gen);
@@ -494,7 +495,8 @@ static void kreloc_scan_modules(void)
 			module_put(mod);
 			continue;
 		}
-		rec->load_gen = gen = ++kreloc_gen;
+		gen = ++kreloc_gen;
+		rec->load_gen = gen;
 		list_add_tail(&rec->node, &kreloc_live);
 		mutex_unlock(&kreloc_mod_lock);
 		kreloc_mfiles_for(rec->name, gen);
