@@ -179,40 +179,50 @@ int linkgen_from_sysmap(struct linkgen *lg, struct sysmap *map)
 static const struct {
 	uint16_t machine;	/* 0: any */
 	const char *section, *symbol;
+	int at_end;		/* the symbol marks the section's end */
 } elf_markers[] = {
-	{ EM_X86_64, ".text", "_text" },
-	{ EM_X86_64, ".text", "_stext" },
-	{ EM_PPC64, ".head.text", "_text" },
-	{ EM_PPC64, ".head.text", "_stext" },
-	{ 0, ".rodata", "__start_rodata" },
-	{ 0, ".pci_fixup", "__start_pci_fixups_early" },
-	{ 0, "__ksymtab", "__start___ksymtab" },
-	{ 0, "__ksymtab_gpl", "__start___ksymtab_gpl" },
-	{ 0, "__kcrctab", "__start___kcrctab" },
-	{ 0, "__kcrctab_gpl", "__start___kcrctab_gpl" },
-	{ 0, "__param", "__start___param" },
-	{ 0, "__modver", "__start___modver" },
-	{ 0, "__ex_table", "__start___ex_table" },
-	{ 0, ".notes", "__start_notes" },
-	{ 0, ".BTF", "__start_BTF" },
-	{ 0, "__bug_table", "__start___bug_table" },
-	{ 0, ".data..ro_after_init", "__start_ro_after_init" },
-	{ EM_X86_64, ".data", "_sdata" },
-	{ EM_X86_64, ".orc_unwind_ip", "__start_orc_unwind_ip" },
-	{ EM_X86_64, ".orc_unwind", "__start_orc_unwind" },
-	{ EM_X86_64, ".orc_lookup", "orc_lookup" },
-	{ 0, ".init.text", "_sinittext" },
-	{ EM_X86_64, ".x86_cpu_dev.init", "__x86_cpu_dev_start" },
-	{ EM_X86_64, ".parainstructions", "__parainstructions" },
-	{ EM_X86_64, ".retpoline_sites", "__retpoline_sites" },
-	{ EM_X86_64, ".return_sites", "__return_sites" },
-	{ EM_X86_64, ".altinstructions", "__alt_instructions" },
-	{ EM_X86_64, ".apicdrivers", "__apicdrivers" },
-	{ EM_X86_64, ".smp_locks", "__smp_locks" },
-	{ EM_X86_64, ".data_nosave", "__nosave_begin" },
+	{ EM_X86_64, ".text", "_text", 0 },
+	{ EM_X86_64, ".text", "_stext", 0 },
+	{ EM_PPC64, ".head.text", "_text", 0 },
+	{ EM_PPC64, ".head.text", "_stext", 0 },
+	{ 0, ".rodata", "__start_rodata", 0 },
+	{ 0, ".pci_fixup", "__start_pci_fixups_early", 0 },
+	{ 0, "__ksymtab", "__start___ksymtab", 0 },
+	{ 0, "__ksymtab_gpl", "__start___ksymtab_gpl", 0 },
+	{ 0, "__kcrctab", "__start___kcrctab", 0 },
+	{ 0, "__kcrctab_gpl", "__start___kcrctab_gpl", 0 },
+	{ 0, "__param", "__start___param", 0 },
+	{ 0, "__modver", "__start___modver", 0 },
+	{ 0, "__ex_table", "__start___ex_table", 0 },
+	{ 0, ".notes", "__start_notes", 0 },
+	{ 0, ".BTF", "__start_BTF", 0 },
+	{ 0, "__bug_table", "__start___bug_table", 0 },
+	{ 0, ".data..ro_after_init", "__start_ro_after_init", 0 },
+	{ EM_X86_64, ".data", "_sdata", 0 },
+	{ EM_X86_64, ".orc_unwind_ip", "__start_orc_unwind_ip", 0 },
+	{ EM_X86_64, ".orc_unwind", "__start_orc_unwind", 0 },
+	{ EM_X86_64, ".orc_lookup", "orc_lookup", 0 },
+	{ 0, ".init.text", "_sinittext", 0 },
+	{ EM_X86_64, ".x86_cpu_dev.init", "__x86_cpu_dev_start", 0 },
+	{ EM_X86_64, ".parainstructions", "__parainstructions", 0 },
+	{ EM_X86_64, ".retpoline_sites", "__retpoline_sites", 0 },
+	{ EM_X86_64, ".return_sites", "__return_sites", 0 },
+	{ EM_X86_64, ".altinstructions", "__alt_instructions", 0 },
+	{ EM_X86_64, ".apicdrivers", "__apicdrivers", 0 },
+	{ EM_X86_64, ".smp_locks", "__smp_locks", 0 },
+	{ EM_X86_64, ".data_nosave", "__nosave_begin", 0 },
 	/* ppc64 sets __bss_start before aligning .bss (seen 0x9000 below it). */
-	{ EM_X86_64, ".bss", "__bss_start" },
-	{ EM_X86_64, ".brk", "__brk_base" },
+	{ EM_X86_64, ".bss", "__bss_start", 0 },
+	{ EM_X86_64, ".brk", "__brk_base", 0 },
+	/*
+	 * x86_64 sets these as the last statement inside their output
+	 * section, so they equal its end (checked against System.map by the
+	 * selftests); ppc64 aligns before them.
+	 */
+	{ EM_X86_64, ".text", "_etext", 1 },
+	{ EM_X86_64, ".data", "_edata", 1 },
+	{ EM_X86_64, ".init.text", "_einittext", 1 },
+	{ EM_X86_64, ".bss", "__bss_stop", 1 },
 };
 
 /* The ELF section that defines each core group's extent. */
@@ -262,10 +272,12 @@ int linkgen_from_elf(struct linkgen *lg, const struct kelf *elf)
 		s = kelf_section(elf, elf_markers[i].section);
 		if (!s || !s->addr || !(s->flags & SHF_ALLOC))
 			continue;
+		/* An end marker belongs to the group of its section's start. */
 		g = kreloc_group_for_addr(lg->sec, s->addr);
 		if (g < 0)
 			continue;
-		if (add_anchor(lg, elf_markers[i].symbol, s->addr, g))
+		if (add_anchor(lg, elf_markers[i].symbol,
+			       s->addr + (elf_markers[i].at_end ? s->size : 0), g))
 			return -1;
 	}
 	n = kelf_build_id(elf, &id);

@@ -677,6 +677,11 @@ static void test_elf_x86(void)
 		{ "_sdata", 0xffffffff82800000ULL, KRELOC_DATA },
 		{ "_sinittext", 0xffffffff82c40000ULL, KRELOC_INIT_TEXT },
 		{ "__bss_start", 0xffffffff83000000ULL, KRELOC_BSS },
+		/* End markers: section end, in the section's own group. */
+		{ "_etext", 0xffffffff81004000ULL, KRELOC_TEXT },
+		{ "_edata", 0xffffffff82802000ULL, KRELOC_DATA },
+		{ "_einittext", 0xffffffff82c41000ULL, KRELOC_INIT_TEXT },
+		{ "__bss_stop", 0xffffffff83100000ULL, KRELOC_BSS },
 	};
 	struct eimg im;
 	struct kelf elf;
