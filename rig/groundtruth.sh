@@ -17,7 +17,9 @@ if [ -n "${SYSTEM_MAP:-}" ] && [ -s "$SYSTEM_MAP" ]; then
 	exit 0
 fi
 [ "$UNAME_M" = x86_64 ] || die "no System.map for $KVER and nokaslr is not link-time on $UNAME_M"
-out="$(dirname "$envf")/System.map.nokaslr"
+# One map per kernel release, wherever the env file was copied to.
+mkdir -p "$CACHE/maps"
+out="$CACHE/maps/$KVER.System.map"
 if [ ! -s "$out" ]; then
 	stage=$(mktemp -d "$CACHE/tmp/gt.XXXXXX")
 	mkdir -p "$stage/kreloc"
