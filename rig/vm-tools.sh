@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vm-tools.sh ENV RESULTS: the kreloc CLI against a real kernel.
+#   Boot 1 (KASLR): load kreloc, vfat and bridge; `kreloc snapshot`; save
+#   /proc/kallsyms.  Boot 2 (another KASLR offset): `kreloc probe` places a
+#   probe on a syscall path function, it fires and is removed; a
+#   blacklisted function and a freed __init function are refused.  Then,
+#   on the host, 10,000 addresses from boot 1's kallsyms (core and modules)
+#   are resolved offline with boot 1's snapshot and must all be right.
+# Appends "passed failed skipped" to RESULTS.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+envf="$1" results="$2"
+# shellcheck disable=SC1090
+. "$envf"
+top=$(cd "$(dirname "$0")/.." && pwd)
+[ "$KARCH" = x86 ] || { log "vm-tools: x86_64 only (static libelf)"; exit 0; }
+need_pkgs libelf-dev zlib1g-dev kmod
+map=$("$top/rig/groundtruth.sh" "$envf")
+work="$CACHE/run/tools-$KVER"
+rm -rf "$work"
+mkdir -p "$work/stage/kreloc"
+"$top/rig/build-kreloc.sh" "$envf" "$work/build" VMLINUZ="$KIMAGE" SYSTEM_MAP=/nonexistent
+cp "$work/build/kreloc.ko" "$work/stage/kreloc/"
+make -s -C "$top/tools/cli" kreloc kreloc-static >&2
+cp "$top/tools/cli/kreloc-static" "$work/stage/kreloc/kreloc"
+"$top/rig/stage-modules.sh" "$MODDIR" "$KVER" "$work/stage" vfat bridge
+gcc -std=c11 -O2 -Wall -Wextra -Werror -I"$top/tools" -o "$work/addrcheck" \
+	"$top/tests/tools/addrcheck.c" "$top/tools/sysmap.c"
+
+# Boot 1: the snapshot and the ground truth.
+cat > "$work/stage/kreloc/job" <<'EOT'
+#!/bin/sh
+insmod ./kreloc.ko && modprobe vfat && modprobe bridge
+./kreloc snapshot -o /tmp/snap && echo "SNAPSHOT-BEGIN" && cat /tmp/snap && echo "SNAPSHOT-END"
+echo "KALLSYMS-BEGIN"; cat /proc/kallsyms; echo "KALLSYMS-END"
+EOT
+chmod +x "$work/stage/kreloc/job"
+"$top/rig/run-vm.sh" "$envf" "$work/stage" "$work/console1.log" "" "$work/out1.log"
+tr -d '\r' < "$work/out1.log" | sed -n '/^SNAPSHOT-BEGIN$/,/^SNAPSHOT-END$/p' | sed '1d;$d' > "$work/snap"
+tr -d '\r' < "$work/out1.log" | sed -n '/^KALLSYMS-BEGIN$/,/^KALLSYMS-END$/p' | sed '1d;$d' > "$work/kallsyms1"
+
+# Boot 2: probes.
+cat > "$work/stage/kreloc/job" <<'EOT'
+#!/bin/sh
+insmod ./kreloc.ko && modprobe vfat
+echo "KRELOC-TEST-BEGIN tools-probe"
+echo "TAP version 13"
+echo "1..5"
+t=/sys/kernel/tracing
+if ./kreloc probe --group kreloc --event openat do_sys_openat2 > /tmp/p.out 2>&1; then
+	echo "ok 1 kreloc probe do_sys_openat2 registers"
+else
+	echo "not ok 1 kreloc probe do_sys_openat2 registers"
+fi
+sed 's/^/# /' /tmp/p.out
+grep kreloc/openat $t/kprobe_events | sed 's/^/# kprobe_events: /'
+echo 1 > $t/events/kreloc/openat/enable
+cat /proc/version /proc/cmdline > /dev/null
+echo 0 > $t/events/kreloc/openat/enable
+hits=$(grep -c 'openat:' $t/trace)
+[ "$hits" -ge 2 ] && echo "ok 2 the probe fires ($hits hits)" || echo "not ok 2 the probe fires ($hits hits)"
+./kreloc probe --remove kreloc/openat && ! grep -q kreloc/openat $t/kprobe_events &&
+	echo "ok 3 kreloc probe --remove kreloc/openat" || echo "not ok 3 kreloc probe --remove kreloc/openat"
+bl=$(awk '{print $2}' /sys/kernel/debug/kprobes/blacklist | grep -v '^_' | head -1)
+./kreloc probe --dry-run "$bl" > /tmp/b.out 2>&1; rc=$?
+sed 's/^/# /' /tmp/b.out
+[ $rc -eq 3 ] && grep -qi blacklist /tmp/b.out &&
+	echo "ok 4 blacklisted $bl refused with the reason (exit 3)" ||
+	echo "not ok 4 blacklisted $bl refused with the reason (exit $rc)"
+./kreloc probe --dry-run start_kernel > /tmp/i.out 2>&1; rc=$?
+sed 's/^/# /' /tmp/i.out
+[ $rc -eq 3 ] && grep -qi 'init' /tmp/i.out &&
+	echo "ok 5 freed __init start_kernel refused with the reason (exit 3)" ||
+	echo "not ok 5 freed __init start_kernel refused with the reason (exit $rc)"
+echo "KRELOC-TEST-END tools-probe rc=0"
+grep -E '^KERNELOFFSET=' /sys/kernel/debug/kreloc/info | sed 's/^/# boot 2 /'
+EOT
+"$top/rig/run-vm.sh" "$envf" "$work/stage" "$work/console2.log" "" "$work/out2.log"
+
+# Host: resolve boot 1's addresses offline.
+{
+	echo "KRELOC-TEST-BEGIN tools-resolve"
+	echo "TAP version 13"
+	echo "1..3"
+	n=$(wc -l < "$work/kallsyms1")
+	off1=$(sed -n 's/^KERNELOFFSET //p' "$work/snap")
+	off2=$(tr -d '\r' < "$work/out2.log" | sed -n 's/^# boot 2 KERNELOFFSET=//p')
+	echo "# boot 1 KERNELOFFSET $off1, boot 2 $off2; $n kallsyms lines; snapshot $(wc -c < "$work/snap") bytes"
+	if [ -s "$work/snap" ] && [ "$n" -gt 10000 ] && grep -q '\[bridge\]' "$work/kallsyms1"; then
+		echo "ok 1 boot 1 gave a snapshot and its /proc/kallsyms with module symbols"
+	else
+		echo "not ok 1 boot 1 gave a snapshot and its /proc/kallsyms with module symbols"
+	fi
+	"$work/addrcheck" gen "$work/kallsyms1" 10000 42 > "$work/addrs"
+	"$top/tools/cli/kreloc" resolve --snapshot "$work/snap" --system-map "$map" \
+		--modules-dir "$work/stage/lib/modules" - < "$work/addrs" > "$work/resolved" || true
+	if res=$("$work/addrcheck" check "$work/kallsyms1" "$work/resolved" 2>&1); then
+		echo "# $res" | head -8
+		echo "ok 2 10000 addresses of boot 1 (core and modules) resolve offline, all right"
+	else
+		echo "$res" | head -8 | sed 's/^/# /'
+		echo "not ok 2 10000 addresses of boot 1 (core and modules) resolve offline, all right"
+	fi
+	[ -n "$off1" ] && [ -n "$off2" ] && [ "$off1" != "$off2" ] &&
+		echo "ok 3 the second boot had another KASLR offset" ||
+		echo "not ok 3 the second boot had another KASLR offset"
+	echo "KRELOC-TEST-END tools-resolve rc=0"
+} > "$work/host.log"
+tr -d '\r' < "$work/out2.log" >> "$work/host.log"
+cat "$work/console1.log" "$work/console2.log" > "$work/console.log"
+KRELOC_TAG="$UNAME_M $KVER" "$top/rig/ktap.sh" "$work/host.log" "$work/console.log" "$results"

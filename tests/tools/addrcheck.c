@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * addrcheck - ground truth for the resolve test in the VM rig.
+ *
+ *   addrcheck gen KALLSYMS N SEED     print N runtime addresses: random
+ *                                     points inside text symbols of the
+ *                                     core kernel and of modules
+ *   addrcheck check KALLSYMS RESOLVED check `kreloc resolve` output
+ *                                     against the same /proc/kallsyms
+ *
+ * KALLSYMS is /proc/kallsyms saved on the boot the addresses come from.
+ * A resolved line "ADDR SYM+0xOFF [MOD] SECTION" is right if that
+ * kallsyms has SYM (in MOD, or the core kernel) at ADDR - OFF.
+ */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sysmap.h"
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct sysmap_sym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int is_text(const struct sysmap_sym *s)
+{
+	return (s->type == 'T' || s->type == 't') && s->addr;
+}
+
+static int gen(struct sysmap *m, long n, unsigned int seed)
+{
+	size_t i, nt = 0, *t = malloc(m->nr * sizeof(*t) + 1);
+
+	qsort(m->syms, m->nr, sizeof(*m->syms), by_addr);
+	for (i = 0; i + 1 < m->nr; i++) {
+		const struct sysmap_sym *s = &m->syms[i], *next = &m->syms[i + 1];
+
+		/* A symbol with room after it, in the same object. */
+		if (is_text(s) && next->addr > s->addr && next->addr - s->addr < 0x10000 &&
+		    !strcmp(s->module ? s->module : "", next->module ? next->module : ""))
+			t[nt++] = i;
+	}
+	if (!nt)
+		return 1;
+	while (n-- > 0) {
+		const struct sysmap_sym *s = &m->syms[t[rand_r(&seed) % nt]];
+		uint64_t size = (s + 1)->addr - s->addr;
+
+		printf("0x%" PRIx64 "\n", s->addr + rand_r(&seed) % size);
+	}
+	free(t);
+	return 0;
+}
+
+static int check(struct sysmap *m, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	long ok = 0, bad = 0, core = 0, mods = 0;
+
+	if (!f)
+		return 2;
+	qsort(m->syms, m->nr, sizeof(*m->syms), by_addr);
+	while (getline(&line, &cap, f) > 0) {
+		char sym[600], mod[128] = "", *plus;
+		uint64_t addr, off;
+		int found = 0;
+		size_t i, lo, hi;
+
+		if (sscanf(line, "%" SCNx64 " %599s %127s", &addr, sym, mod) < 2) {
+			bad++;
+			continue;
+		}
+		plus = strrchr(sym, '+');
+		if (!plus || sscanf(plus + 1, "%" SCNx64, &off) != 1) {
+			if (bad++ < 5)
+				fprintf(stderr, "unresolved: %s", line);
+			continue;
+		}
+		*plus = '\0';
+		if (mod[0] == '[') {
+			memmove(mod, mod + 1, strlen(mod));
+			mod[strcspn(mod, "]@")] = '\0';
+			mods++;
+		} else {
+			mod[0] = '\0';
+			core++;
+		}
+		/* Any symbol of that name and object at ADDR - OFF. */
+		for (lo = 0, hi = m->nr; lo < hi; ) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (m->syms[mid].addr < addr - off)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (i = lo; i < m->nr && m->syms[i].addr == addr - off && !found; i++)
+			found = !strcmp(m->syms[i].name, sym) &&
+				!strcmp(m->syms[i].module ? m->syms[i].module : "", mod);
+		if (found) {
+			ok++;
+		} else if (bad++ < 5) {
+			fprintf(stderr, "wrong: 0x%" PRIx64 " resolved to %s+0x%" PRIx64 " [%s]\n",
+				addr, sym, off, mod);
+		}
+	}
+	free(line);
+	fclose(f);
+	printf("%ld right (%ld core, %ld module), %ld wrong or unresolved\n", ok, core, mods, bad);
+	return bad ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct sysmap m;
+
+	if (argc < 4 || sysmap_load(&m, argv[2])) {
+		fprintf(stderr, "usage: addrcheck gen KALLSYMS N SEED | check KALLSYMS RESOLVED\n");
+		return 2;
+	}
+	if (!strcmp(argv[1], "gen") && argc == 5)
+		return gen(&m, atol(argv[3]), (unsigned int)atoi(argv[4]));
+	if (!strcmp(argv[1], "check"))
+		return check(&m, argv[3]);
+	return 2;
+}
