@@ -96,7 +96,7 @@ EOT
 	fi
 	"$work/addrcheck" gen "$work/kallsyms1" 10000 42 > "$work/addrs"
 	"$top/tools/cli/kreloc" resolve --snapshot "$work/snap" --system-map "$map" \
-		--modules-dir "$work/stage/lib/modules" - < "$work/addrs" > "$work/resolved" || true
+		--modules-dir "$work/stage" - < "$work/addrs" > "$work/resolved" || true
 	if res=$("$work/addrcheck" check "$work/kallsyms1" "$work/resolved" 2>&1); then
 		echo "# $res" | head -8
 		echo "ok 2 10000 addresses of boot 1 (core and modules) resolve offline, all right"
