@@ -35,3 +35,6 @@ EOT
 	echo "== $KVER (x86_64, QEMU TCG)"
 	tr -d '\r' < "$work/output.log" | grep '^BENCH'
 done
+
+echo "== kreloc resolve (host), next to addr2line"
+"$top/tests/tools/bench.sh"
