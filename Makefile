@@ -8,6 +8,8 @@
 #   make check     host unit tests, then the selftests in QEMU on real kernels
 #   make bench     benchmarks (not part of check)
 #   make lint      checkpatch --strict and sparse on the module sources
+#   make tools     the kreloc command-line tool (tools/cli)
+#   make fuzz      libFuzzer runs of the CLI's parsers (bounded)
 
 ifneq ($(KERNELRELEASE),)
 # Called from kbuild.
@@ -30,7 +32,7 @@ LINKED_SOURCE ?= auto
 LINKGEN_SRCS := tools/kreloc-linkgen.c tools/linkgen.c tools/sysmap.c \
 		tools/kelf.c kreloc_calc.c kreloc_note.c
 
-.PHONY: all modules clean install demo check unit bench lint FORCE
+.PHONY: all modules clean install demo check unit bench lint tools fuzz FORCE
 
 all: modules
 
@@ -52,6 +54,7 @@ clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
 	rm -f kreloc_linked_gen.h kreloc_linked_gen.h.tmp tools/kreloc-linkgen
 	rm -rf tests/unit/build
+	-$(MAKE) -C tools/cli clean
 
 unit:
 	@$(MAKE) -s -C tests/unit
@@ -67,6 +70,12 @@ bench:
 
 lint:
 	@rig/lint.sh
+
+tools:
+	$(MAKE) -C tools/cli
+
+fuzz:
+	$(MAKE) -C tools/cli fuzz-run
 
 FORCE:
 
