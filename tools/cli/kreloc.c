@@ -898,12 +898,18 @@ static int via_lookup(const char *spec, uint64_t *addr, char *mod, size_t modlen
 	}
 	buf[n] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
-	if (ksnap_split(buf, tok, 8) != 5 || ksnap_parse_hex(tok[1], &v) || !v.ok) {
+	/*
+	 * PROBE_ADDRESS, not ADDRESS: on ppc64 ELFv2 a probe at the global
+	 * entry never fires for local calls; the kernel would use the ftrace
+	 * site or the local entry, and so must a raw-address probe.
+	 */
+	if (ksnap_split(buf, tok, 8) != 5 || ksnap_parse_hex(tok[2], &v) || !v.ok) {
 		msg("%s: unexpected answer '%s'", path, buf);
 		return EXIT_RESOLVE;
 	}
 	*addr = v.v;
-	snprintf(mod, modlen, "%s", strcmp(tok[3], "-") ? tok[3] : "");
+	snprintf(mod, modlen, "%s",
+		 strcmp(tok[3], "-") && strcmp(tok[3], "vmlinux") ? tok[3] : "");
 	return 0;
 }
 

@@ -4,9 +4,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
-#include <gelf.h>
 #include <inttypes.h>
+#ifndef KRELOC_NO_LIBELF
+#include <gelf.h>
 #include <libelf.h>
+#endif
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -387,6 +389,7 @@ void kres_free(struct kres *r)
 
 /* ---- .ko files ---- */
 
+#ifndef KRELOC_NO_LIBELF
 static char *normalise(const char *name, size_t len)
 {
 	char *n = strndup(name, len), *p;
@@ -635,6 +638,13 @@ out:
 	if (fd >= 0)
 		close(fd);
 }
+#else
+/* Built without libelf (the static in-VM binaries): sections only. */
+static void load_modsyms(struct kres *r, size_t mi)
+{
+	r->msyms[mi].loaded = 1;
+}
+#endif
 
 /* ---- lookup ---- */
 
