@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# vm-tools.sh ENV RESULTS: the kreloc CLI against a real kernel.
+# vm-tools.sh ENV RESULTS: the kreloc CLI against a real kernel (x86_64
+# with libelf in the VM; ppc64 with a static cross build without it).
 #   Boot 1 (KASLR): load kreloc, vfat and bridge; `kreloc snapshot`; save
 #   /proc/kallsyms.  Boot 2 (another KASLR offset): `kreloc probe` places a
 #   probe on a syscall path function, it fires and is removed; a
@@ -16,24 +17,41 @@ envf="$1" results="$2"
 # shellcheck disable=SC1090
 . "$envf"
 top=$(cd "$(dirname "$0")/.." && pwd)
-[ "$KARCH" = x86 ] || { log "vm-tools: x86_64 only (static libelf)"; exit 0; }
 need_pkgs libelf-dev zlib1g-dev kmod
 map=$("$top/rig/groundtruth.sh" "$envf")
 work="$CACHE/run/tools-$KVER"
 rm -rf "$work"
 mkdir -p "$work/stage/kreloc"
-"$top/rig/build-kreloc.sh" "$envf" "$work/build" VMLINUZ="$KIMAGE" SYSTEM_MAP=/nonexistent
+make -s -C "$top/tools/cli" kreloc >&2
+if [ "$KARCH" = x86 ]; then
+	# As a Debian user would: Debian's System.map is a placeholder.
+	"$top/rig/build-kreloc.sh" "$envf" "$work/build" VMLINUZ="$KIMAGE" SYSTEM_MAP=/nonexistent
+	make -s -C "$top/tools/cli" kreloc-static >&2
+	cp "$top/tools/cli/kreloc-static" "$work/stage/kreloc/kreloc"
+else
+	# ppc64: the vmlinux alone leaves init.text unknown; the map has it.
+	"$top/rig/build-kreloc.sh" "$envf" "$work/build" LINKED_SOURCE=system.map SYSTEM_MAP="$map"
+	rm -f "$top/tools/cli/kreloc-static-nolibelf"
+	make -s -C "$top/tools/cli" kreloc-static-nolibelf CROSS_COMPILE="$CROSS_COMPILE" >&2
+	mv "$top/tools/cli/kreloc-static-nolibelf" "$work/stage/kreloc/kreloc"
+fi
 cp "$work/build/kreloc.ko" "$work/stage/kreloc/"
-make -s -C "$top/tools/cli" kreloc kreloc-static >&2
-cp "$top/tools/cli/kreloc-static" "$work/stage/kreloc/kreloc"
-"$top/rig/stage-modules.sh" "$MODDIR" "$KVER" "$work/stage" vfat bridge
+# MODDIR is either a root holding lib/modules/KVER or that directory itself.
+modroot="${MODDIR:-}"
+[ -n "$modroot" ] && [ -d "$modroot/kernel" ] && modroot=$(cd "$modroot/../../.." && pwd)
+have_mods=0
+if [ -n "$modroot" ] && [ -n "$(find "$modroot/lib/modules/$KVER/kernel" -name 'vfat.ko*' 2>/dev/null)" ]; then
+	"$top/rig/stage-modules.sh" "$modroot" "$KVER" "$work/stage" vfat bridge
+	have_mods=1
+fi
 gcc -std=c11 -O2 -Wall -Wextra -Werror -I"$top/tools" -o "$work/addrcheck" \
 	"$top/tests/tools/addrcheck.c" "$top/tools/sysmap.c"
 
 # Boot 1: the snapshot and the ground truth.
 cat > "$work/stage/kreloc/job" <<'EOT'
 #!/bin/sh
-insmod ./kreloc.ko && modprobe vfat && modprobe bridge
+insmod ./kreloc.ko
+modprobe vfat && modprobe bridge
 ./kreloc snapshot -o /tmp/snap && echo "SNAPSHOT-BEGIN" && cat /tmp/snap && echo "SNAPSHOT-END"
 echo "KALLSYMS-BEGIN"; cat /proc/kallsyms; echo "KALLSYMS-END"
 EOT
@@ -45,7 +63,8 @@ tr -d '\r' < "$work/out1.log" | sed -n '/^KALLSYMS-BEGIN$/,/^KALLSYMS-END$/p' | 
 # Boot 2: probes.
 cat > "$work/stage/kreloc/job" <<'EOT'
 #!/bin/sh
-insmod ./kreloc.ko && modprobe vfat
+insmod ./kreloc.ko
+modprobe vfat
 echo "KRELOC-TEST-BEGIN tools-probe"
 echo "TAP version 13"
 echo "1..5"
@@ -89,10 +108,11 @@ EOT
 	off1=$(sed -n 's/^KERNELOFFSET //p' "$work/snap")
 	off2=$(tr -d '\r' < "$work/out2.log" | sed -n 's/^# boot 2 KERNELOFFSET=//p')
 	echo "# boot 1 KERNELOFFSET $off1, boot 2 $off2; $n kallsyms lines; snapshot $(wc -c < "$work/snap") bytes"
-	if [ -s "$work/snap" ] && [ "$n" -gt 10000 ] && grep -q '\[bridge\]' "$work/kallsyms1"; then
-		echo "ok 1 boot 1 gave a snapshot and its /proc/kallsyms with module symbols"
+	if [ -s "$work/snap" ] && [ "$n" -gt 10000 ] &&
+	   { [ $have_mods = 0 ] || grep -q '\[bridge\]' "$work/kallsyms1"; }; then
+		echo "ok 1 boot 1 gave a snapshot and its /proc/kallsyms (module symbols: $have_mods)"
 	else
-		echo "not ok 1 boot 1 gave a snapshot and its /proc/kallsyms with module symbols"
+		echo "not ok 1 boot 1 gave a snapshot and its /proc/kallsyms (module symbols: $have_mods)"
 	fi
 	"$work/addrcheck" gen "$work/kallsyms1" 10000 42 > "$work/addrs"
 	"$top/tools/cli/kreloc" resolve --snapshot "$work/snap" --system-map "$map" \
@@ -104,9 +124,13 @@ EOT
 		echo "$res" | head -8 | sed 's/^/# /'
 		echo "not ok 2 10000 addresses of boot 1 (core and modules) resolve offline, all right"
 	fi
-	[ -n "$off1" ] && [ -n "$off2" ] && [ "$off1" != "$off2" ] &&
-		echo "ok 3 the second boot had another KASLR offset" ||
+	if [ "$KARCH" != x86 ]; then
+		echo "ok 3 the second boot had another KASLR offset # SKIP ppc64 runs at offset 0 ($off1, $off2)"
+	elif [ -n "$off1" ] && [ -n "$off2" ] && [ "$off1" != "$off2" ]; then
+		echo "ok 3 the second boot had another KASLR offset"
+	else
 		echo "not ok 3 the second boot had another KASLR offset"
+	fi
 	echo "KRELOC-TEST-END tools-resolve rc=0"
 } > "$work/host.log"
 tr -d '\r' < "$work/out2.log" >> "$work/host.log"

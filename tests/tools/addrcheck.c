@@ -39,8 +39,13 @@ static int gen(struct sysmap *m, long n, unsigned int seed)
 	for (i = 0; i + 1 < m->nr; i++) {
 		const struct sysmap_sym *s = &m->syms[i], *next = &m->syms[i + 1];
 
-		/* A symbol with room after it, in the same object. */
-		if (is_text(s) && next->addr > s->addr && next->addr - s->addr < 0x10000 &&
+		/*
+		 * A text symbol followed by another text symbol of the same
+		 * object: kallsyms knows where it ends.  (After the last one
+		 * may come what has no symbol, such as ppc64 module .stubs.)
+		 */
+		if (is_text(s) && is_text(next) && next->addr > s->addr &&
+		    next->addr - s->addr < 0x10000 &&
 		    !strcmp(s->module ? s->module : "", next->module ? next->module : ""))
 			t[nt++] = i;
 	}
