@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# mkroot.sh itools|dracut: print the path of a cached Debian bookworm test
+# root (debootstrap minbase, under $CACHE/boot/) for the boot tests, making
+# it first if needed.  The host is not altered beyond installing debootstrap.
+#   itools  initramfs-tools, dkms, gcc/make and the rig's Debian amd64 6.1 and
+#           6.12 kernels with their headers, installed as packages (the 6.12
+#           headers pull in its image), so /boot/vmlinuz-*, /lib/modules/* and
+#           /lib/modules/*/build are what a Debian user has
+#   dracut  dracut instead of initramfs-tools, and the same 6.1 kernel;
+#           sysvinit-core gives the halt/reboot dracut's base module wants
+#           without systemd, so the initramfs uses dracut's own init
+# Bump a root's version below to rebuild it; delete $CACHE/boot to start over.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+. "$top/rig/lib.sh"
+. "$here/lib.sh"
+
+kind="$1"
+base="$CACHE/boot/base"
+mkdir -p "$CACHE/boot"
+
+make_base() {
+	[ -f "$base/.kreloc-base-1" ] && return 0
+	need_pkgs debootstrap
+	rm -rf "$base" "$base.tmp"
+	log "debootstrap bookworm minbase into $base (once)"
+	debootstrap --variant=minbase --include=ca-certificates bookworm "$base.tmp" \
+		http://deb.debian.org/debian >"$CACHE/boot/debootstrap.log" 2>&1 || {
+		tail -20 "$CACHE/boot/debootstrap.log" >&2
+		die "debootstrap failed (see $CACHE/boot/debootstrap.log)"
+	}
+	# The host's sources (main, updates, security: the rig's kernels
+	# come from bookworm-security) and no recommends.
+	rm -f "$base.tmp/etc/apt/sources.list"
+	cp /etc/apt/sources.list.d/debian.sources "$base.tmp/etc/apt/sources.list.d/"
+	echo 'APT::Install-Recommends "false";' > "$base.tmp/etc/apt/apt.conf.d/90kreloc"
+	# Kernel postinst hooks must not try to talk to a bootloader.
+	mkdir -p "$base.tmp/etc/kernel"
+	touch "$base.tmp/.kreloc-base-1"
+	mv "$base.tmp" "$base"
+}
+
+# Install the rig's cached kernel packages (image and headers) with apt, so
+# their dependencies come from the archive and their postinst hooks run.
+kernel_debs() {
+	local d="$1" f
+	shift
+	mkdir -p "$d/tmp/kdebs"
+	for f in "$@"; do
+		cp "$f" "$d/tmp/kdebs/"
+	done
+}
+
+case "$kind" in
+itools)
+	make_base
+	r="$CACHE/boot/root-itools"
+	stamp=itools-1
+	if [ ! -f "$r/.kreloc-$stamp" ]; then
+		rm -rf "$r" "$r.tmp"
+		cp -a "$base" "$r.tmp"
+		e61=$("$top/rig/kernel-amd64.sh" 6.1)
+		e612=$("$top/rig/kernel-amd64.sh" 6.12)
+		debs=()
+		for e in "$e61" "$e612"; do
+			kv=$(sed -n 's/^KVER=//p' <<<"$e")
+			debs+=("$CACHE"/debs/linux-headers-"${kv}"_*.deb)
+			debs+=("$CACHE"/debs/linux-headers-"${kv%-amd64}"-common_*.deb)
+		done
+		debs+=("$CACHE"/debs/linux-image-"$(sed -n 's/^KVER=//p' <<<"$e61")"-unsigned_*.deb)
+		debs+=("$CACHE"/debs/linux-kbuild-*.deb)
+		kernel_debs "$r.tmp" "${debs[@]}"
+		log "installing initramfs-tools, dkms and the kernels into $r (once)"
+		in_root "$r.tmp" sh -ec 'apt-get update -qq || true
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+				initramfs-tools busybox zstd cpio kmod dkms make gcc libc6-dev \
+				dwarves libelf-dev bc binutils /tmp/kdebs/*.deb
+			rm -rf /tmp/kdebs; apt-get clean' >"$CACHE/boot/itools.log" 2>&1 || {
+			tail -30 "$CACHE/boot/itools.log" >&2
+			die "cannot set up $r (see $CACHE/boot/itools.log)"
+		}
+		touch "$r.tmp/.kreloc-$stamp"
+		mv "$r.tmp" "$r"
+	fi
+	echo "$r"
+	;;
+dracut)
+	make_base
+	r="$CACHE/boot/root-dracut"
+	stamp=dracut-1
+	if [ ! -f "$r/.kreloc-$stamp" ]; then
+		rm -rf "$r" "$r.tmp"
+		cp -a "$base" "$r.tmp"
+		e61=$("$top/rig/kernel-amd64.sh" 6.1)
+		kv=$(sed -n 's/^KVER=//p' <<<"$e61")
+		kernel_debs "$r.tmp" "$CACHE"/debs/linux-image-"$kv"-unsigned_*.deb
+		log "installing dracut and the kernel into $r (once)"
+		in_root "$r.tmp" sh -ec 'apt-get update -qq || true
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+				dracut sysvinit-core busybox zstd cpio kmod binutils /tmp/kdebs/*.deb
+			rm -rf /tmp/kdebs; apt-get clean' >"$CACHE/boot/dracut.log" 2>&1 || {
+			tail -30 "$CACHE/boot/dracut.log" >&2
+			die "cannot set up $r (see $CACHE/boot/dracut.log)"
+		}
+		touch "$r.tmp/.kreloc-$stamp"
+		mv "$r.tmp" "$r"
+	fi
+	echo "$r"
+	;;
+*) die "usage: mkroot.sh itools|dracut" ;;
+esac
