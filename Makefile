@@ -32,7 +32,7 @@ LINKED_SOURCE ?= auto
 LINKGEN_SRCS := tools/kreloc-linkgen.c tools/linkgen.c tools/sysmap.c \
 		tools/kelf.c kreloc_calc.c kreloc_note.c
 
-.PHONY: all modules clean install demo check unit bench lint tools fuzz FORCE
+.PHONY: all modules clean install uninstall install-dkms uninstall-dkms demo check unit bench lint tools fuzz FORCE
 
 all: modules
 
@@ -47,8 +47,8 @@ kreloc_linked_gen.h: tools/kreloc-linkgen FORCE
 modules: kreloc_linked_gen.h
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
-install: modules
-	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install
+# install, uninstall, install-dkms, install-initramfs-tools, install-dracut...
+include mk/install.mk
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null

@@ -18,9 +18,23 @@
 
 static struct kreloc_core kreloc_core;
 
+/*
+ * kreloc.disable=1 on the kernel command line keeps the initramfs hooks
+ * from loading kreloc; kmod's modprobe also hands it to the module, which
+ * then declines to load, whoever asks.
+ */
+static bool disable;
+module_param(disable, bool, 0444);
+MODULE_PARM_DESC(disable, "do not load (kreloc.disable=1 on the kernel command line)");
+
 static int __init kreloc_init(void)
 {
 	int ret;
+
+	if (disable) {
+		pr_info("kreloc: disabled by kreloc.disable\n");
+		return -ECANCELED;
+	}
 
 	ret = kreloc_ksym_init();
 	if (ret)

@@ -18,7 +18,7 @@ results="$CACHE/tmp/results.$$"
 start=$(date +%s)
 
 need_pkgs build-essential cpio busybox-static qemu-system-x86 xz-utils zstd \
-	dwarves libelf-dev zlib1g-dev bc sparse kmod clang binutils
+	dwarves libelf-dev zlib1g-dev bc sparse kmod clang binutils debootstrap
 
 stage() { printf '\n== %s (%ss)\n' "$*" "$(( $(date +%s) - start ))"; }
 
@@ -69,6 +69,11 @@ for t in $targets; do
 	"$top/rig/vm-tools.sh" "$envf" "$results" || {
 		echo "not ok - $t: CLI rig failed"; echo "0 1 0" >> "$results"; }
 done
+
+stage "boot: make install, dkms, initramfs-tools, dracut"
+"$top/tests/boot/run.sh" > "$CACHE/tmp/boot.out" 2> "$CACHE/tmp/boot.err" || true
+touch "$CACHE/boot/run/console.log"
+KRELOC_TAG=boot "$top/rig/ktap.sh" "$CACHE/tmp/boot.out" "$CACHE/boot/run/console.log" "$results"
 
 stage "done"
 read -r p f s < <(awk '{p += $1; f += $2; s += $3} END {print p + 0, f + 0, s + 0}' "$results")
