@@ -56,3 +56,11 @@ newest_pkg() {
 	apt_update_once
 	apt-cache search --names-only "$1" | awk '{print $1}' | sort -V | tail -1
 }
+
+# mod_root MODDIR: the root that holds lib/modules/KVER; MODDIR (from an env
+# file) is either that root or the lib/modules/KVER directory itself.
+mod_root() {
+	local d="${1:-}"
+	[ -n "$d" ] && [ -d "$d/kernel" ] && d=$(cd "$d/../../.." && pwd)
+	echo "$d"
+}

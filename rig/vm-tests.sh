@@ -45,9 +45,7 @@ kargs=()
 make -s -C "$KDIR" M="$work/build/test_module" "${kargs[@]}" modules >/dev/null 2>&1 ||
 	die "cannot build the test module"
 cp "$work/build/test_module/kreloc_test_mod.ko" "$work/stage/kreloc/"
-# MODDIR is either a root holding lib/modules/KVER or that directory itself.
-modroot="${MODDIR:-}"
-[ -n "$modroot" ] && [ -d "$modroot/kernel" ] && modroot=$(cd "$modroot/../../.." && pwd)
+modroot=$(mod_root "${MODDIR:-}")
 if [ -n "$modroot" ] && [ -n "$(find "$modroot/lib/modules/$KVER/kernel" -name 'dummy.ko*' 2>/dev/null)" ]; then
 	"$top/rig/stage-modules.sh" "$modroot" "$KVER" "$work/stage" dummy vfat bridge
 else

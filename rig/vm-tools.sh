@@ -36,9 +36,7 @@ else
 	mv "$top/tools/cli/kreloc-static-nolibelf" "$work/stage/kreloc/kreloc"
 fi
 cp "$work/build/kreloc.ko" "$work/stage/kreloc/"
-# MODDIR is either a root holding lib/modules/KVER or that directory itself.
-modroot="${MODDIR:-}"
-[ -n "$modroot" ] && [ -d "$modroot/kernel" ] && modroot=$(cd "$modroot/../../.." && pwd)
+modroot=$(mod_root "${MODDIR:-}")
 have_mods=0
 if [ -n "$modroot" ] && [ -n "$(find "$modroot/lib/modules/$KVER/kernel" -name 'vfat.ko*' 2>/dev/null)" ]; then
 	"$top/rig/stage-modules.sh" "$modroot" "$KVER" "$work/stage" vfat bridge
