@@ -1,0 +1,11 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# kselftest entry point: run kreloc_lookup_test against the installed module.
+. "$(dirname "$0")/kreloc_lib.sh"
+
+[ "$(id -u)" -eq 0 ] || ksft_skip "must be run as root"
+ko="${KRELOC_KO:-$(modinfo -n kreloc 2>/dev/null)}"
+[ -n "$ko" ] && [ -r "$ko" ] || ksft_skip "kreloc.ko not found"
+[ -d /sys/kernel/tracing ] || [ -d /sys/kernel/debug/tracing ] || ksft_skip "no tracefs"
+exec "$(dirname "$0")/kreloc_lookup_test" --ko "$ko"
