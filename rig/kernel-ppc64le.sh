@@ -22,31 +22,11 @@ DL="$CACHE/dl"
 # (about 5 s faster per boot; drop ",x-vof=on" to use SLOF).
 QEMU_ARGS="-M pseries,cap-cfpc=broken,cap-sbbc=broken,cap-ibs=broken,cap-ccf-assist=off,x-vof=on -m 1G -smp 1 -nographic -vga none -no-reboot"
 
+# Shared helpers (apt, cache); this script keeps its own log prefix.
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 log() { printf '[kernel-ppc64le] %s\n' "$*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
 
-APT_LOCK=/var/lock/kreloc-apt.lock
-apt_locked() { flock -w 1800 "$APT_LOCK" "$@"; }
-# apt-get update exits 100 once ppc64el is a foreign architecture: the bookworm-security
-# ppc64el Packages index is out of step on the mirror ("File has unexpected size").
-# The other indexes are still refreshed, so report and go on.
-apt_update() {
-    apt_locked apt-get update >&2 || log "warning: apt-get update reported errors (see above); continuing with the indexes it did fetch"
-}
-# (pipes into grep use 'grep -c >/dev/null', not 'grep -q': under pipefail an early
-# grep -q exit can kill the writer with SIGPIPE and turn a match into a failure)
-have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -c 'install ok installed' >/dev/null; }
-need_pkgs() {
-    local p missing=()
-    for p in "$@"; do have_pkg "$p" || missing+=("$p"); done
-    ((${#missing[@]})) || return 0
-    log "apt-get install ${missing[*]}"
-    export DEBIAN_FRONTEND=noninteractive
-    if ! apt_locked apt-get install -y --no-install-recommends "${missing[@]}" >&2; then
-        apt_update
-        apt_locked apt-get install -y --no-install-recommends "${missing[@]}" >&2
-    fi
-}
 
 # apt-get download PKG[:ARCH][=VER] into $DL; prints the .deb path. Reuses a cached file.
 # (apt-get download verifies size+hash against the index, which is exactly the check that

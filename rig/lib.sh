@@ -7,30 +7,46 @@ mkdir -p "$CACHE/debs" "$CACHE/k" "$CACHE/tmp"
 log() { printf 'rig: %s\n' "$*" >&2; }
 die() { printf 'rig: error: %s\n' "$*" >&2; exit 1; }
 
+# apt runs serialised through a lock, so rig scripts may run in parallel.
+APT_LOCK=/var/lock/kreloc-apt.lock
+apt_locked() { flock -w 1800 "$APT_LOCK" "$@"; }
+
+# apt_update: refresh the indexes.  A foreign architecture's index may be
+# out of step (seen with ppc64el in bookworm-security: "File has unexpected
+# size", exit 100): carry on with the indexes that were fetched.
 apt_updated=
+apt_update() {
+	apt_locked apt-get update -qq >&2 || log "warning: apt-get update reported errors"
+	apt_updated=1
+}
+
+# apt_update_once: refresh unless done in this run or the lists are fresh.
 apt_update_once() {
 	[ -n "$apt_updated" ] && return 0
-	# apt-get update only if the lists are missing or older than a day.
 	if [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*_Packages' -mmin -1440 2>/dev/null | head -1)" ]; then
-		# A foreign architecture's index may be out of step (seen with
-		# ppc64el in bookworm-security): carry on with what was fetched.
-		apt-get update -qq >&2 || log "warning: apt-get update reported errors"
+		apt_update
 	fi
 	apt_updated=1
 }
+
+# (grep -c, not grep -q: under pipefail an early grep -q exit can kill the
+# writer with SIGPIPE and turn a match into a failure)
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -c 'ok installed' >/dev/null; }
 
 # need_pkgs PKG...: install the packages that are not installed yet.
 need_pkgs() {
 	local missing=() p
 	for p in "$@"; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
-			missing+=("$p")
+		have_pkg "$p" || missing+=("$p")
 	done
 	[ ${#missing[@]} -eq 0 ] && return 0
 	apt_update_once
 	log "installing ${missing[*]}"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-		"${missing[@]}" >&2 || die "apt-get install ${missing[*]} failed"
+	export DEBIAN_FRONTEND=noninteractive
+	apt_locked apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 || {
+		apt_update
+		apt_locked apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+	} || die "apt-get install ${missing[*]} failed"
 }
 
 # fetch_deb PKG: download PKG (name or name:arch) into the cache, print its path.

@@ -18,25 +18,11 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 FLAVOR="${1:-}"
 case "$FLAVOR" in be|le) ;; *) echo "usage: $0 <be|le>" >&2; exit 2 ;; esac
 
+# Shared helpers (apt, cache); this script keeps its own log prefix.
+. "$HERE/lib.sh"
 log() { printf '[smoke-ppc64 %s] %s\n' "$FLAVOR" "$*" >&2; }
 die() { log "FAIL: $*"; exit 1; }
 
-APT_LOCK=/var/lock/kreloc-apt.lock
-apt_locked() { flock -w 1800 "$APT_LOCK" "$@"; }
-# (pipes into grep use 'grep -c >/dev/null', not 'grep -q': under pipefail an early
-# grep -q exit can kill the writer with SIGPIPE and turn a match into a failure)
-have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -c 'install ok installed' >/dev/null; }
-need_pkgs() {
-    local p missing=()
-    for p in "$@"; do have_pkg "$p" || missing+=("$p"); done
-    ((${#missing[@]})) || return 0
-    log "apt-get install ${missing[*]}"
-    export DEBIAN_FRONTEND=noninteractive
-    if ! apt_locked apt-get install -y --no-install-recommends "${missing[@]}" >&2; then
-        apt_locked apt-get update >&2 || log "warning: apt-get update reported errors; continuing"
-        apt_locked apt-get install -y --no-install-recommends "${missing[@]}" >&2
-    fi
-}
 
 need_pkgs qemu-system-ppc cpio gzip make kmod coreutils
 case "$FLAVOR" in
