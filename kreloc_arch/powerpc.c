@@ -33,6 +33,11 @@ bool kreloc_arch_kaslr_offset(u64 *off)
 #endif
 }
 
+bool kreloc_arch_single_delta(void)
+{
+	return IS_ENABLED(CONFIG_PPC64);
+}
+
 #ifdef CONFIG_PPC64_ELF_ABI_V1
 void *kreloc_arch_func(unsigned long entry, struct kreloc_arch_fn *fn)
 {
@@ -50,44 +55,19 @@ const char *kreloc_arch_code_name(const char *name, char *buf, size_t len)
 	snprintf(buf, len, ".%s", name);
 	return buf;
 }
-#else
-void *kreloc_arch_func(unsigned long entry, struct kreloc_arch_fn *fn)
-{
-	/* ELFv2: calling the global entry sets up r2 from r12. */
-	return (void *)entry;
-}
 
-const char *kreloc_arch_code_name(const char *name, char *buf, size_t len)
-{
-	strscpy(buf, name, len);
-	return buf;
-}
-#endif
-
-bool kreloc_arch_single_delta(void)
-{
-	return IS_ENABLED(CONFIG_PPC64);
-}
-
-#ifdef CONFIG_PPC64_ELF_ABI_V1
-void kreloc_arch_init(void)
-{
-}
-
+/* The dot-first lookup gives code addresses; probes go there as they are. */
 bool kreloc_arch_dot_symbols(void)
 {
 	return true;
 }
-
-unsigned long kreloc_arch_probe_entry(unsigned long sym, unsigned long offset)
-{
-	/* The dot-first lookup already gave the code address. */
-	return sym;
-}
 #else
-typedef unsigned long (*kreloc_ftrace_range_t)(unsigned long start,
-					       unsigned long end);
-static kreloc_ftrace_range_t kreloc_ftrace_location_range;
+/*
+ * ELFv2: plain function pointers (calling the global entry sets up r2 from
+ * r12) and no dot symbols, as in generic.c; an offset-0 probe moves.
+ */
+static unsigned long (*kreloc_ftrace_location_range)(unsigned long start,
+						     unsigned long end);
 static struct kreloc_arch_fn kreloc_ftrace_fn;
 
 void kreloc_arch_init(void)
@@ -95,11 +75,6 @@ void kreloc_arch_init(void)
 	if (IS_ENABLED(CONFIG_KPROBES_ON_FTRACE))
 		kreloc_ftrace_location_range =
 			kreloc_ksym_func("ftrace_location_range", &kreloc_ftrace_fn);
-}
-
-bool kreloc_arch_dot_symbols(void)
-{
-	return false;
 }
 
 /* As the ELFv2 part of arch/powerpc/kernel/kprobes.c:kprobe_lookup_name(). */
@@ -121,8 +96,3 @@ unsigned long kreloc_arch_probe_entry(unsigned long sym, unsigned long offset)
 	return sym + kreloc_ppc_lep_offset(insn[0], insn[1]);
 }
 #endif
-
-unsigned long kreloc_arch_adjust_probe(unsigned long addr, unsigned long offset)
-{
-	return addr + offset;
-}

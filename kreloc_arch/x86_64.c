@@ -5,9 +5,12 @@
  * The whole image, init text included, is relocated by one delta
  * (arch/x86/boot/compressed/misc.c handle_relocations()); per-CPU symbols
  * are absolute and never move.  _text links at __START_KERNEL.
+ * kaslr_offset() reads _text, which is not exported, so there is no
+ * kernel-provided offset; function pointers are plain: the symbol start is
+ * where an IBT kernel's ENDBR64 sits, so an indirect call to it is legal.
+ * The rest comes from generic.c.
  */
 #include <linux/align.h>
-#include <linux/string.h>
 #include <linux/uaccess.h>
 #include <asm/page.h>
 #ifdef CONFIG_X86_KERNEL_IBT
@@ -21,44 +24,9 @@ bool kreloc_arch_link_base(u64 *base)
 	return true;
 }
 
-bool kreloc_arch_kaslr_offset(u64 *off)
-{
-	/* kaslr_offset() reads _text, which is not exported to modules. */
-	return false;
-}
-
-void *kreloc_arch_func(unsigned long entry, struct kreloc_arch_fn *fn)
-{
-	/*
-	 * entry is the symbol start, where the ENDBR64 of an IBT kernel sits,
-	 * so an indirect call to it is legal.
-	 */
-	return (void *)entry;
-}
-
-const char *kreloc_arch_code_name(const char *name, char *buf, size_t len)
-{
-	strscpy(buf, name, len);
-	return buf;
-}
-
 bool kreloc_arch_single_delta(void)
 {
 	return true;
-}
-
-void kreloc_arch_init(void)
-{
-}
-
-bool kreloc_arch_dot_symbols(void)
-{
-	return false;
-}
-
-unsigned long kreloc_arch_probe_entry(unsigned long sym, unsigned long offset)
-{
-	return sym;
 }
 
 unsigned long kreloc_arch_adjust_probe(unsigned long addr, unsigned long offset)
