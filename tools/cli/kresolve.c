@@ -15,19 +15,6 @@
 #include <unistd.h>
 #include "kresolve.h"
 
-static int seterr(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int seterr(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 static int is_text(char t)
 {
 	return t == 't' || t == 'T' || t == 'w' || t == 'W';
@@ -107,7 +94,7 @@ static int build_core(struct kres *r, int is_kallsyms, const char *name, char *e
 	int abi_v1;
 
 	if (r->map.placeholder && !r->map.nr)
-		return seterr(err, errlen, "%s: Debian's placeholder System.map (the real one is "
+		return ksnap_seterr(err, errlen, "%s: Debian's placeholder System.map (the real one is "
 			      "in the linux-image-*-dbg package; or use --kallsyms)", name);
 	for (i = 0; i < r->map.nr; i++) {
 		const struct sysmap_sym *m = &r->map.syms[i];
@@ -120,17 +107,17 @@ static int build_core(struct kres *r, int is_kallsyms, const char *name, char *e
 		dot_text += m->name[0] == '.' && m->name[1] && is_text(m->type);
 	}
 	if (!nonzero)
-		return seterr(err, errlen, "%s: no core symbol with a nonzero address (a kallsyms "
+		return ksnap_seterr(err, errlen, "%s: no core symbol with a nonzero address (a kallsyms "
 			      "read without CAP_SYSLOG shows zeros)", name);
 	if (is_kallsyms) {
 		if (!text)
-			return seterr(err, errlen, "%s: no _text symbol: cannot tell that boot's offset", name);
+			return ksnap_seterr(err, errlen, "%s: no _text symbol: cannot tell that boot's offset", name);
 		if (!s->ref_linked.ok)
-			return seterr(err, errlen, "%s: the snapshot has no REF_LINKED: cannot convert "
+			return ksnap_seterr(err, errlen, "%s: the snapshot has no REF_LINKED: cannot convert "
 				      "a kallsyms to link-time addresses", name);
 		delta = text->addr - s->ref_linked.v;
 	} else if (text && s->ref_linked.ok && text->addr != s->ref_linked.v) {
-		return seterr(err, errlen, "%s: _text is 0x%" PRIx64 " but the snapshot's REF_LINKED "
+		return ksnap_seterr(err, errlen, "%s: _text is 0x%" PRIx64 " but the snapshot's REF_LINKED "
 			      "is 0x%" PRIx64 ": map of another build", name, text->addr,
 			      s->ref_linked.v);
 	}
@@ -138,7 +125,7 @@ static int build_core(struct kres *r, int is_kallsyms, const char *name, char *e
 
 	e = malloc((r->map.nr + 1) * sizeof(*e));
 	if (!e)
-		return seterr(err, errlen, "%s: out of memory", name);
+		return ksnap_seterr(err, errlen, "%s: out of memory", name);
 	for (i = 0; i < r->map.nr; i++) {
 		const struct sysmap_sym *m = &r->map.syms[i];
 
@@ -159,7 +146,7 @@ static int build_core(struct kres *r, int is_kallsyms, const char *name, char *e
 	r->name_len = malloc((n + 1) * sizeof(*r->name_len));
 	if (!r->addr || !r->name_off || !r->name_len) {
 		free(e);
-		return seterr(err, errlen, "%s: out of memory", name);
+		return ksnap_seterr(err, errlen, "%s: out of memory", name);
 	}
 	r->nr = 0;
 	pool_len = 0;
@@ -177,13 +164,13 @@ static int build_core(struct kres *r, int is_kallsyms, const char *name, char *e
 	r->pool = malloc(pool_len + 1);
 	if (!r->pool) {
 		free(e);
-		return seterr(err, errlen, "%s: out of memory", name);
+		return ksnap_seterr(err, errlen, "%s: out of memory", name);
 	}
 	for (i = 0; i < r->nr; i++)
 		memcpy(r->pool + r->name_off[i], r->map.syms[e[i].idx].name, r->name_len[i] + 1);
 	free(e);
 	if (!r->nr)
-		return seterr(err, errlen, "%s: no relocatable symbols", name);
+		return ksnap_seterr(err, errlen, "%s: no relocatable symbols", name);
 
 	/* Bucket index: about one symbol per bucket. */
 	r->base = r->addr[0];
@@ -194,7 +181,7 @@ static int build_core(struct kres *r, int is_kallsyms, const char *name, char *e
 	r->nbuckets = (size_t)(span >> r->shift) + 1;
 	r->bucket = malloc((r->nbuckets + 1) * sizeof(*r->bucket));
 	if (!r->bucket)
-		return seterr(err, errlen, "%s: out of memory", name);
+		return ksnap_seterr(err, errlen, "%s: out of memory", name);
 	for (i = 0, n = 0; i < r->nbuckets; i++) {
 		uint64_t start = r->base + ((uint64_t)i << r->shift);
 
@@ -283,14 +270,14 @@ static int build_modules(struct kres *r, char *err, size_t errlen)
 	r->nr_msec = calloc(s->nr_mods + 1, sizeof(*r->nr_msec));
 	r->msyms = calloc(s->nr_mods + 1, sizeof(*r->msyms));
 	if (!r->mr || !r->msec || !r->nr_msec || !r->msyms)
-		return seterr(err, errlen, "out of memory");
+		return ksnap_seterr(err, errlen, "out of memory");
 	for (i = 0; i < s->nr_mods; i++) {
 		const struct ks_mod *m = &s->mods[i];
 		size_t ns = 0;
 
 		r->msec[i] = malloc((m->nr_mem + 1) * sizeof(size_t));
 		if (!r->msec[i])
-			return seterr(err, errlen, "out of memory");
+			return ksnap_seterr(err, errlen, "out of memory");
 		for (j = 0; j < m->nr_mem; j++) {
 			const struct ks_mem *k = &m->mem[j];
 
@@ -342,7 +329,7 @@ int kres_init(struct kres *r, const struct ksnap *s, const char *map_path, int i
 	if (map_path) {
 		if (sysmap_load(&map, map_path)) {
 			memset(r, 0, sizeof(*r));
-			return seterr(err, errlen, "%s", map.err);
+			return ksnap_seterr(err, errlen, "%s", map.err);
 		}
 		if (kres_init_map(r, s, &map, is_kallsyms, map_path, err, errlen))
 			return -1;

@@ -13,10 +13,7 @@
 #define KSNAP_MAX_MODS	65536
 #define KSNAP_MAX_MEM	4096
 
-static int seterr(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int seterr(char *err, size_t len, const char *fmt, ...)
+int ksnap_seterr(char *err, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -432,7 +429,7 @@ int ksnap_read(struct ksnap *s, FILE *f, const char *fname, char *err, size_t er
 				goto bad;
 			}
 			if (v.v > KSNAP_VERSION) {
-				seterr(err, errlen, "%s:%lu: snapshot format version %" PRIu64
+				ksnap_seterr(err, errlen, "%s:%lu: snapshot format version %" PRIu64
 				       " is newer than this kreloc reads (%d)", fname, lineno,
 				       v.v, KSNAP_VERSION);
 				goto out;
@@ -497,7 +494,7 @@ int ksnap_read(struct ksnap *s, FILE *f, const char *fname, char *err, size_t er
 
 			for (k = hdr_keys, i = 0; k->key; k++, i++)
 				if (k->required && !(seen & (1ul << i))) {
-					seterr(err, errlen, "%s:%lu: header key %s missing",
+					ksnap_seterr(err, errlen, "%s:%lu: header key %s missing",
 					       fname, lineno, k->key);
 					goto out;
 				}
@@ -531,27 +528,27 @@ int ksnap_read(struct ksnap *s, FILE *f, const char *fname, char *err, size_t er
 			goto bad;
 	}
 	if (ferror(f)) {
-		seterr(err, errlen, "%s: read error: %s", fname, strerror(errno));
+		ksnap_seterr(err, errlen, "%s: read error: %s", fname, strerror(errno));
 		goto out;
 	}
 	if (!lineno) {
-		seterr(err, errlen, "%s:1: empty file", fname);
+		ksnap_seterr(err, errlen, "%s:1: empty file", fname);
 		goto out;
 	}
 	if (!ended) {
-		seterr(err, errlen, "%s:%lu: truncated: no 'end' line", fname, lineno + 1);
+		ksnap_seterr(err, errlen, "%s:%lu: truncated: no 'end' line", fname, lineno + 1);
 		goto out;
 	}
 	if (!s->init)
 		s->init = strdup("-");
 	if (!s->init) {
-		seterr(err, errlen, "%s: out of memory", fname);
+		ksnap_seterr(err, errlen, "%s: out of memory", fname);
 		goto out;
 	}
 	ret = 0;
 	goto out;
 bad:
-	seterr(err, errlen, "%s:%lu: %s", fname, lineno, why);
+	ksnap_seterr(err, errlen, "%s:%lu: %s", fname, lineno, why);
 out:
 	free(line);
 	if (ret)
@@ -566,7 +563,7 @@ int ksnap_load(struct ksnap *s, const char *path, char *err, size_t errlen)
 
 	if (!f) {
 		memset(s, 0, sizeof(*s));
-		return seterr(err, errlen, "%s: %s", path, strerror(errno));
+		return ksnap_seterr(err, errlen, "%s: %s", path, strerror(errno));
 	}
 	ret = ksnap_read(s, f, path, err, errlen);
 	if (f != stdin)
@@ -685,7 +682,7 @@ static int read_info(struct ksnap *s, FILE *f, const char *path, char *err, size
 			continue;
 		eq = strchr(line, '=');
 		if (!eq) {
-			ret = seterr(err, errlen, "%s:%lu: expected KEY=VALUE", path, lineno);
+			ret = ksnap_seterr(err, errlen, "%s:%lu: expected KEY=VALUE", path, lineno);
 			break;
 		}
 		*eq = '\0';
@@ -713,17 +710,17 @@ static int read_info(struct ksnap *s, FILE *f, const char *path, char *err, size
 			free(*sp);
 			*sp = strdup(*val ? val : "-");
 			if (!*sp || strpbrk(*sp, " \t")) {
-				ret = seterr(err, errlen, "%s:%lu: bad %s value", path, lineno, key);
+				ret = ksnap_seterr(err, errlen, "%s:%lu: bad %s value", path, lineno, key);
 				break;
 			}
 		} else if (vp && (dec ? ksnap_parse_dec(val, vp) : ksnap_parse_hex(val, vp))) {
-			ret = seterr(err, errlen, "%s:%lu: bad %s value '%s'", path, lineno, key, val);
+			ret = ksnap_seterr(err, errlen, "%s:%lu: bad %s value '%s'", path, lineno, key, val);
 			break;
 		}
 	}
 	free(line);
 	if (!ret && (!s->osrelease || !s->arch || !s->status))
-		ret = seterr(err, errlen, "%s: OSRELEASE, ARCH or STATUS missing", path);
+		ret = ksnap_seterr(err, errlen, "%s: OSRELEASE, ARCH or STATUS missing", path);
 	return ret;
 }
 
@@ -751,12 +748,12 @@ static int read_table(FILE *f, const char *path, int ntok,
 			continue;
 		why = n < 0 || n != ntok ? "wrong number of fields" : cb(ctx, tok, n);
 		if (why) {
-			ret = seterr(err, errlen, "%s:%lu: %s", path, lineno, why);
+			ret = ksnap_seterr(err, errlen, "%s:%lu: %s", path, lineno, why);
 			break;
 		}
 	}
 	if (!ret && ferror(f))
-		ret = seterr(err, errlen, "%s: read error: %s", path, strerror(errno));
+		ret = ksnap_seterr(err, errlen, "%s: read error: %s", path, strerror(errno));
 	free(line);
 	return ret;
 }
@@ -779,10 +776,10 @@ static const char *cb_mem(void *ctx, char **tok, int n)
 static int open_err(char *err, size_t errlen, const char *path)
 {
 	if (errno == EPERM || errno == EACCES)
-		return seterr(err, errlen, "%s: %s (kreloc shows addresses only to readers "
+		return ksnap_seterr(err, errlen, "%s: %s (kreloc shows addresses only to readers "
 			      "that may see them: root/CAP_SYSLOG, kptr_restrict)", path,
 			      strerror(errno));
-	return seterr(err, errlen, "%s: %s", path, strerror(errno));
+	return ksnap_seterr(err, errlen, "%s: %s", path, strerror(errno));
 }
 
 static int kallsyms_dot_text(const char *root)
@@ -829,9 +826,9 @@ int ksnap_live(struct ksnap *s, const char *root, int *no_modules, char *err, si
 
 			snprintf(dbg, sizeof(dbg), "%s/sys/kernel/debug", root);
 			if (stat(dbg, &st) == 0 && st.st_nlink <= 2)
-				return seterr(err, errlen, "kreloc not loaded: %s missing "
+				return ksnap_seterr(err, errlen, "kreloc not loaded: %s missing "
 					      "(is debugfs mounted on %s?)", dir, dbg);
-			return seterr(err, errlen, "kreloc not loaded: %s missing", dir);
+			return ksnap_seterr(err, errlen, "kreloc not loaded: %s missing", dir);
 		}
 		return open_err(err, errlen, dir);
 	}
@@ -900,7 +897,7 @@ int ksnap_live(struct ksnap *s, const char *root, int *no_modules, char *err, si
 	if (!s->build_id)
 		s->build_id = strdup("-");
 	if (!s->endian || !s->abi || !s->init || !s->build_id) {
-		seterr(err, errlen, "out of memory");
+		ksnap_seterr(err, errlen, "out of memory");
 		goto fail;
 	}
 	return 0;

@@ -55,6 +55,10 @@ struct ksnap {
 	size_t nr_mods, cap_mods;
 };
 
+/* Format a one-line reason into err (len bytes); returns -1. */
+int ksnap_seterr(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 void ksnap_free(struct ksnap *s);
 
 /*
