@@ -9,15 +9,7 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-CACHE="${KRELOC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kreloc}"
-# The newest Debian amd64 6.1 kernel of the rig and its derived link-time map
-# (rig/groundtruth.sh); without them the tests that need them skip.
-KVER=$(cd "$CACHE/maps" 2>/dev/null && ls -d 6.1.0-*-amd64.System.map 2>/dev/null |
-	sort -V | tail -1)
-KVER="${KVER%.System.map}"
-KENV="$CACHE/k/amd64-$KVER"
-MAP="$CACHE/maps/$KVER.System.map"
-MODDIR="$KENV/root/lib/modules"
+. "$here/fixtures.sh"
 N="${BENCH_N:-10000000}" MN="${BENCH_MOD_N:-20000}"
 [ -s "$MAP" ] || { echo "bench: no $MAP (rig/groundtruth.sh on amd64-6.1 makes it)"; exit 4; }
 W=$(mktemp -d "${TMPDIR:-/tmp}/kreloc-bench.XXXXXX")
@@ -26,7 +18,6 @@ make -s -C "$top/tools/cli" kreloc || exit 1
 K="$top/tools/cli/kreloc"
 cc -std=c11 -O2 -o "$W/gen" "$here/gen.c" || exit 1
 export GEN="$W/gen"
-. "$here/fixtures.sh"
 
 # "CPU WALL" seconds of a command (CPU = user + sys).
 cpu() { local TIMEFORMAT='%3U %3S %3R'; { time "$@" > /dev/null 2>&1; } 2>&1 | awk '{printf "%.3f %.3f\n", $1 + $2, $3}'; }

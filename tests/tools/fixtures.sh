@@ -4,6 +4,19 @@
 #
 # Numbers: a made-up KASLR offset on the Debian 6.1.0-57 amd64 layout.
 
+# Real-kernel fixtures from the rig's cache: the newest Debian amd64 6.1
+# kernel and its derived link-time map (rig/groundtruth.sh); without them
+# the tests that need them skip.
+CACHE="${KRELOC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kreloc}"
+# The newest Debian amd64 6.1 kernel of the rig and its derived link-time map
+# (rig/groundtruth.sh); without them the tests that need them skip.
+KVER=$(cd "$CACHE/maps" 2>/dev/null && ls -d 6.1.0-*-amd64.System.map 2>/dev/null |
+	sort -V | tail -1)
+KVER="${KVER%.System.map}"
+KENV="$CACHE/k/amd64-$KVER"
+MAP="$CACHE/maps/$KVER.System.map"
+MODDIR="$KENV/root/lib/modules"
+
 KOFF=0x1e200000			# this boot's offset
 KOFF2=0x5400000			# another boot's offset (for --kallsyms)
 LTEXT=0xffffffff81000000	# _text, linked

@@ -9,18 +9,9 @@ set -uo pipefail
 K="$1" GEN="$2" W="$3"
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-CACHE="${KRELOC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kreloc}"
-# The newest Debian amd64 6.1 kernel of the rig and its derived link-time map
-# (rig/groundtruth.sh); without them the tests that need them skip.
-KVER=$(cd "$CACHE/maps" 2>/dev/null && ls -d 6.1.0-*-amd64.System.map 2>/dev/null |
-	sort -V | tail -1)
-KVER="${KVER%.System.map}"
-KENV="$CACHE/k/amd64-$KVER"
-MAP="$CACHE/maps/$KVER.System.map"
-MODDIR="$KENV/root/lib/modules"
+. "$here/fixtures.sh"
 KO=$(find "$MODDIR" -name af_key.ko 2>/dev/null | head -1)
 export GEN
-. "$here/fixtures.sh"
 # Sanitizers: abort on the first report, so a report is also a nonzero exit.
 export ASAN_OPTIONS="abort_on_error=1:detect_leaks=1" UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 
