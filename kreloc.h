@@ -74,5 +74,7 @@ void kreloc_debugfs_exit(void);
 /* A file module/@name showing kreloc_modules_show_one(@name). */
 struct dentry *kreloc_debugfs_module_file(const char *name);
 void kreloc_debugfs_remove(struct dentry *dentry);
+struct seq_file;
+void kreloc_seq_num(struct seq_file *m, bool valid, unsigned long long v, bool hex);
 
 #endif /* _KRELOC_H */

@@ -19,12 +19,21 @@
 static struct dentry *kreloc_dir, *kreloc_module_dir;
 static const struct kreloc_core *kreloc_dbg_core;
 
-static void kreloc_seq_addr(struct seq_file *m, bool valid, u64 v)
+/**
+ * kreloc_seq_num() - print one space-separated field of a debugfs line
+ * @m:		the seq_file
+ * @valid:	false prints "-" (unknown or not published)
+ * @v:		the value
+ * @hex:	"0x%llx" if true, else decimal
+ */
+void kreloc_seq_num(struct seq_file *m, bool valid, unsigned long long v, bool hex)
 {
-	if (valid)
+	if (!valid)
+		seq_puts(m, " -");
+	else if (hex)
 		seq_printf(m, " 0x%llx", v);
 	else
-		seq_puts(m, " -");
+		seq_printf(m, " %llu", v);
 }
 
 static int kreloc_info_show(struct seq_file *m, void *v)
@@ -90,10 +99,10 @@ static int kreloc_sections_show(struct seq_file *m, void *v)
 		if (ok && freed && (g == KRELOC_INIT_TEXT || g == KRELOC_INIT_DATA))
 			status = "freed";
 		seq_puts(m, kreloc_group_name(g));
-		kreloc_seq_addr(m, s->known, s->start);
-		kreloc_seq_addr(m, ok, s->start + r->offset);
-		kreloc_seq_addr(m, s->known && s->size, s->size);
-		kreloc_seq_addr(m, ok, r->offset);
+		kreloc_seq_num(m, s->known, s->start, true);
+		kreloc_seq_num(m, ok, s->start + r->offset, true);
+		kreloc_seq_num(m, s->known && s->size, s->size, true);
+		kreloc_seq_num(m, ok, r->offset, true);
 		seq_printf(m, " %s\n", status);
 	}
 	return 0;
@@ -111,8 +120,8 @@ static int kreloc_anchors_show(struct seq_file *m, void *v)
 		u64 rt = core->runtime[i];
 
 		seq_printf(m, "%s 0x%llx", a->name, a->linked);
-		kreloc_seq_addr(m, rt, rt);
-		kreloc_seq_addr(m, rt, rt - a->linked);
+		kreloc_seq_num(m, rt, rt, true);
+		kreloc_seq_num(m, rt, rt - a->linked, true);
 		seq_printf(m, " %s\n", kreloc_group_name(a->group));
 	}
 	return 0;

@@ -551,17 +551,6 @@ void kreloc_modules_exit(void)
 	mutex_unlock(&kreloc_mod_lock);
 }
 
-static void kreloc_seq_num(struct seq_file *m, bool valid, unsigned long long v,
-			   bool hex)
-{
-	if (!valid)
-		seq_puts(m, " -");
-	else if (hex)
-		seq_printf(m, " 0x%llx", v);
-	else
-		seq_printf(m, " %llu", v);
-}
-
 static void kreloc_show_rec_line(struct seq_file *m, const struct kreloc_mrec *rec)
 {
 	const struct kreloc_region *t = &rec->regions[KRELOC_R_TEXT];
