@@ -30,13 +30,13 @@ VMLINUZ ?= /boot/vmlinuz-$(KRELEASE)
 LINKED_SOURCE ?= auto
 
 LINKGEN_SRCS := tools/kreloc-linkgen.c tools/linkgen.c tools/sysmap.c \
-		tools/kelf.c kreloc_calc.c kreloc_note.c
+		tools/kelf.c lib/kreloc_calc.c lib/kreloc_note.c
 
 .PHONY: all modules clean install uninstall install-dkms uninstall-dkms demo check unit bench lint tools fuzz FORCE
 
 all: modules
 
-tools/kreloc-linkgen: $(LINKGEN_SRCS) $(wildcard tools/*.h) kreloc_calc.h kreloc_note.h
+tools/kreloc-linkgen: $(LINKGEN_SRCS) $(wildcard tools/*.h) lib/kreloc_calc.h lib/kreloc_note.h
 	$(HOSTCC) $(KRELOC_CFLAGS) -o $@ $(LINKGEN_SRCS)
 
 kreloc_linked_gen.h: tools/kreloc-linkgen FORCE

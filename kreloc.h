@@ -6,8 +6,8 @@
 #define _KRELOC_H
 
 #include <linux/types.h>
-#include "kreloc_calc.h"
-#include "kreloc_note.h"
+#include "lib/kreloc_calc.h"
+#include "lib/kreloc_note.h"
 
 struct cred;
 struct file;

@@ -20,7 +20,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "kreloc.h"
-#include "kreloc_symstr.h"
+#include "lib/kreloc_symstr.h"
 #include "kreloc_arch/kreloc_arch.h"
 
 typedef unsigned long (*kreloc_lookup_name_t)(const char *name);

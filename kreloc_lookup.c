@@ -25,8 +25,8 @@
 #include "kreloc_compat.h"
 #include "kreloc_lookup.h"
 #include "kreloc_modules.h"
-#include "kreloc_spec.h"
-#include "kreloc_symstr.h"
+#include "lib/kreloc_spec.h"
+#include "lib/kreloc_symstr.h"
 #include "kreloc_arch/kreloc_arch.h"
 
 struct kreloc_lookup_result {

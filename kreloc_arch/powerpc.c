@@ -15,7 +15,7 @@
 #include <linux/uaccess.h>
 #include "kreloc_arch.h"
 #include "../kreloc.h"
-#include "../kreloc_ppc.h"
+#include "../lib/kreloc_ppc.h"
 
 bool kreloc_arch_link_base(u64 *base)
 {

@@ -100,6 +100,7 @@ uninstall-dracut:
 KRELOC_DKMS_FILES = Kbuild Makefile dkms.conf mk/install.mk \
 	$(filter-out kreloc_linked_gen.h,$(notdir $(wildcard $(KRELOC_TOP)/*.c $(KRELOC_TOP)/*.h))) \
 	$(patsubst $(KRELOC_TOP)/%,%,$(wildcard $(KRELOC_TOP)/kreloc_arch/*.c $(KRELOC_TOP)/kreloc_arch/*.h \
+		$(KRELOC_TOP)/lib/*.c $(KRELOC_TOP)/lib/*.h \
 		$(KRELOC_TOP)/tools/*.c $(KRELOC_TOP)/tools/*.h)) \
 	tools/kreloc-gen-linked.sh tools/kreloc-extract-vmlinux
 

@@ -14,7 +14,7 @@ shift 2
 top=$(cd "$(dirname "$0")/.." && pwd)
 rm -rf "$outdir"
 mkdir -p "$outdir"
-(cd "$top" && cp -r Kbuild Makefile ./*.c ./*.h kreloc_arch tools mk "$outdir/")
+(cd "$top" && cp -r Kbuild Makefile ./*.c ./*.h kreloc_arch lib tools mk "$outdir/")
 rm -f "$outdir/tools/kreloc-linkgen" "$outdir/kreloc_linked_gen.h"
 args=(KDIR="$KDIR")
 if [ "$KARCH" != x86 ]; then

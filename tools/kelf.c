@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "kelf.h"
-#include "../kreloc_note.h"
+#include "../lib/kreloc_note.h"
 
 static uint16_t g16(const struct kelf *e, const unsigned char *p)
 {

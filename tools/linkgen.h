@@ -7,7 +7,7 @@
 #define KRELOC_LINKGEN_H
 
 #include <stdio.h>
-#include "../kreloc_calc.h"
+#include "../lib/kreloc_calc.h"
 #include "sysmap.h"
 #include "kelf.h"
 

@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <linux/capability.h>
 #include "kreloc_util.h"
-#include "../../kreloc_note.h"
+#include "../../lib/kreloc_note.h"
 
 char *kr_read_file(const char *path, size_t *lenp)
 {
