@@ -6,7 +6,8 @@
 # OUTPUT holds blocks framed by "KRELOC-TEST-BEGIN name" and
 # "KRELOC-TEST-END name rc=N", each a KTAP document.  Each block must have
 # a plan, as many results as planned, and an exit code of 0 (4 = skipped).
-# CONSOLE is the kernel console: any Oops, BUG, WARNING or panic fails.
+# CONSOLE is the kernel console: any report rig/console-check.sh knows
+# (Oops, BUG, WARNING, KASAN, lockdep, UBSAN, kmemleak, panic...) fails.
 # Appends "passed failed skipped" to RESULTS and echoes the results.
 set -uo pipefail
 
@@ -48,9 +49,9 @@ END {
 }' 2> "$results.tmp"
 counts=$(tail -1 "$results.tmp")
 cat "$results.tmp" | head -n -1 >&2
-if grep -qE 'Oops|BUG:|WARNING: CPU:|Kernel panic|general protection|KRELOC-VM: TIMEOUT' "$console"; then
-	echo "not ok - ${KRELOC_TAG:-vm}: kernel console shows an Oops/BUG/WARNING/panic/timeout:"
-	grep -E -A5 'Oops|BUG:|WARNING: CPU:|Kernel panic|general protection|TIMEOUT' "$console" | head -40 | sed 's/^/#   /'
+if ! report=$("$(dirname "$0")/console-check.sh" "$console"); then
+	echo "not ok - ${KRELOC_TAG:-vm}: kernel console shows a report (Oops/BUG/WARNING/KASAN/lockdep/UBSAN/kmemleak/panic/timeout):"
+	printf '%s\n' "$report" | sed 's/^/#   /'
 	read -r p f s <<< "$counts"
 	counts="$p $((f + 1)) $s"
 fi

@@ -53,6 +53,10 @@ stage "tools (host)"
 "$top/tests/tools/run.sh" > "$CACHE/tmp/tools.out" 2>&1
 KRELOC_TAG=host "$top/rig/ktap.sh" "$CACHE/tmp/tools.out" /dev/null "$results"
 
+stage "rig log checkers (host)"
+"$top/tests/rig/run.sh" > "$CACHE/tmp/rigcheck.out" 2>&1
+KRELOC_TAG=host "$top/rig/ktap.sh" "$CACHE/tmp/rigcheck.out" /dev/null "$results"
+
 stage "lint"
 "$top/rig/lint.sh" > "$CACHE/tmp/lint.out" 2>&1
 KRELOC_TAG=lint "$top/rig/ktap.sh" "$CACHE/tmp/lint.out" /dev/null "$results"
