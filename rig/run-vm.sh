@@ -7,8 +7,9 @@
 # initramfs, boot the kernel described by ENV (from rig/kernel-*.sh) under
 # QEMU TCG with KASLR as the kernel defaults, and write the console to LOG.
 # DATA, if given, receives the guest's second serial port (ttyS1 / hvc1),
-# used for bulk output such as /proc/kallsyms.  Exit 0 if the job ran and
-# the guest powered off, 1 on timeout or panic.
+# used for bulk output such as /proc/kallsyms.  KERNEL_APPEND in ENV (words
+# a kernel needs on every boot) goes after APPEND.  Exit 0 if the job ran
+# and the guest powered off, 1 on timeout or panic.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -40,7 +41,7 @@ set +e
 # shellcheck disable=SC2086
 timeout "$timeout_s" "$QEMU_BIN" $QEMU_ARGS -display none -monitor none \
 	-kernel "$KIMAGE" -initrd "$root.cpio.gz" \
-	-append "console=$CONSOLE panic=-1 loglevel=4 krelocdata=${CONSOLE%0}1 $append" \
+	-append "console=$CONSOLE panic=-1 loglevel=4 krelocdata=${CONSOLE%0}1 $append ${KERNEL_APPEND:-}" \
 	-serial "file:$logf" -serial "file:$data" </dev/null
 rc=$?
 set -e

@@ -25,4 +25,7 @@ if [ -x /kreloc/job ]; then
 fi
 echo "KRELOC-VM: job done rc=$rc"
 sync
+# A kernel without ACPI (rig/kernel-debug.sh) only halts on poweroff; its
+# env asks for krelocexit=reboot, and QEMU's -no-reboot ends the run.
+[ "${krelocexit:-}" = reboot ] && reboot -f
 poweroff -f
