@@ -6,7 +6,8 @@
 #   KRELOC-TEST-BEGIN tools-cli
 #   <KTAP document>
 #   KRELOC-TEST-END tools-cli rc=N
-# With clang installed the libFuzzer targets are built and run bounded
+# and tools-dbgtools (tests/tools/test_dbgtools.sh: `kreloc gdb`, `kreloc
+# kallsyms`).  With clang installed the libFuzzer targets are built and run bounded
 # (KRELOC_FUZZ=0 to skip them).  Exit status: that of the suite.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -31,9 +32,16 @@ else
 	else
 		unset KRELOC_FUZZ
 	fi
-	mkdir -p "$W/t"
+	mkdir -p "$W/t" "$W/d"
 	"$here/test_cli.sh" "$top/tools/cli/kreloc-san" "$W/gen" "$W/t"
 	rc=$?
 fi
 echo "KRELOC-TEST-END tools-cli rc=$rc"
+if [ -x "$top/tools/cli/kreloc-san" ] && [ -x "$W/gen" ]; then
+	echo "KRELOC-TEST-BEGIN tools-dbgtools"
+	"$here/test_dbgtools.sh" "$top/tools/cli/kreloc-san" "$W/gen" "$W/d"
+	r=$?
+	echo "KRELOC-TEST-END tools-dbgtools rc=$r"
+	[ $r -eq 0 ] || rc=$r
+fi
 exit $rc

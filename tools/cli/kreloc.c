@@ -20,18 +20,13 @@
 #include "ksnap.h"
 #include "kresolve.h"
 #include "kspec.h"
+#include "kcmd.h"
 #include "../sysmap.h"
 
-#define EXIT_RESOLVE	1
-#define EXIT_USAGE	2
-#define EXIT_REFUSED	3
+const char *root = "";		/* --root / KRELOC_ROOT: a fake / for tests */
+int json;
 
-static const char *root = "";		/* --root / KRELOC_ROOT: a fake / for tests */
-static int json;
-
-static void msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void msg(const char *fmt, ...)
+void msg(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -44,7 +39,7 @@ static void msg(const char *fmt, ...)
 
 /* ---- JSON output ---- */
 
-static void jstr(FILE *f, const char *s)
+void jstr(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; s && *s; s++) {
@@ -68,7 +63,7 @@ static void jhex(FILE *f, const struct kval *v)
 		fputs("null", f);
 }
 
-static void jdec(FILE *f, const struct kval *v)
+void jdec(FILE *f, const struct kval *v)
 {
 	if (v->ok)
 		fprintf(f, "%" PRIu64, v->v);
@@ -218,9 +213,7 @@ static void show_text(const struct ksnap *s, int no_modules)
 	}
 }
 
-static int usage_err(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int usage_err(const char *cmd, const char *fmt, ...)
+int usage_err(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -1189,6 +1182,10 @@ static const struct cmd cmds[] = {
 	{ "snapshot", cmd_snapshot, "save it for offline use" },
 	{ "resolve", cmd_resolve, "runtime addresses -> symbol+offset, offline" },
 	{ "probe", cmd_probe, "add/remove a kprobe from a symbol or link-time address" },
+#ifndef KRELOC_NO_LIBELF
+	{ "gdb", cmd_gdb, "a gdb script loading vmlinux and modules where they are" },
+	{ "kallsyms", cmd_kallsyms, "a /proc/kallsyms of a snapshot's boot, unloaded modules too" },
+#endif
 	{ "help", cmd_help, "this text" },
 	{ NULL, NULL, NULL },
 };

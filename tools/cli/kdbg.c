@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kdbg.c - vmlinux and .ko placement shared by `kreloc gdb` and `kreloc kallsyms`. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "kdbg.h"
+
+int kdbg_check_vmlinux(const struct ksymfile *v, const struct ksnap *s, char *err, size_t errlen)
+{
+	uint64_t text;
+	int have_id = s->build_id && strcmp(s->build_id, "-") && v->build_id[0];
+
+	if (v->is_rel)
+		return ksnap_seterr(err, errlen, "%s is a relocatable object (a module?), not a "
+				    "vmlinux", v->path);
+	if (have_id && strcasecmp(s->build_id, v->build_id))
+		return ksnap_seterr(err, errlen, "%s has build id %s, but the snapshot's kernel "
+				    "(%s) has %s: another build", v->path, v->build_id,
+				    s->osrelease, s->build_id);
+	if (v->nr_syms && s->ref_linked.ok && !ksf_symbol(v, "_text", &text) &&
+	    text != s->ref_linked.v)
+		return ksnap_seterr(err, errlen, "%s links _text at 0x%" PRIx64 ", the snapshot's "
+				    "kernel at 0x%" PRIx64 ": another build", v->path, text,
+				    s->ref_linked.v);
+	if (!v->has_symtab)
+		return ksnap_seterr(err, errlen, "%s: no symbol table (stripped; the kernel's "
+				    "-dbg package has one)", v->path);
+	if (!have_id && !(s->ref_linked.ok && !ksf_symbol(v, "_text", &text)))
+		return ksnap_seterr(err, errlen, "%s: neither a build id nor _text to tell "
+				    "whether it is the snapshot's kernel", v->path);
+	return 0;
+}
+
+int kdbg_image_offset(const struct ksnap *s, uint64_t *off, char *err, size_t errlen)
+{
+	size_t i;
+
+	if (!s->kerneloffset.ok || !s->status || strcmp(s->status, "ok"))
+		return ksnap_seterr(err, errlen, "kreloc published no offset for this boot "
+				    "(STATUS=%s): cannot place vmlinux",
+				    s->status ? s->status : "-");
+	for (i = 0; i < s->nr_core; i++) {
+		const struct ks_core *c = &s->core[i];
+
+		if (c->offset.ok && c->offset.v != s->kerneloffset.v)
+			return ksnap_seterr(err, errlen, "section %s moved by 0x%" PRIx64 ", not by "
+					    "KERNELOFFSET 0x%" PRIx64 ": the image did not move as a "
+					    "whole", c->name, c->offset.v, s->kerneloffset.v);
+	}
+	*off = s->kerneloffset.v;
+	return 0;
+}
+
+const struct ks_mem *kdbg_record_section(const struct ks_mod *m, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_mem; i++)
+		if (m->mem[i].kind == KS_SECTION && m->mem[i].addr.ok &&
+		    !strcmp(m->mem[i].name, name))
+			return &m->mem[i];
+	return NULL;
+}
+
+int kdbg_is_loaded(const struct ks_mod *m)
+{
+	return strcmp(m->state, "gone") != 0;
+}
+
+int kdbg_live_at(const struct ks_mod *m, uint64_t g)
+{
+	if (!m->load_gen.ok || m->load_gen.v > g)
+		return 0;
+	if (m->unload_gen.ok)
+		return m->unload_gen.v > g;
+	return kdbg_is_loaded(m);
+}
+
+static int same_modname(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if ((*a == '-' ? '_' : *a) != (*b == '-' ? '_' : *b))
+			return 0;
+	return !*a && !*b;
+}
+
+enum kdbg_status kdbg_place(struct kdbg_mod *d, const struct ks_mod *m, const struct ksnap *s,
+			    const struct ksf_index *ix, int want_syms)
+{
+	const struct ksf_kofile *k = ix ? ksf_index_find(ix, m->name) : NULL;
+	char why[400];
+	size_t n;
+
+	memset(d, 0, sizeof(*d));
+	d->ko.fd = -1;
+	d->m = m;
+	d->status = KDBG_MISSING;
+	if (!k)
+		return d->status;
+	d->path = k->path;
+	if (k->compressed) {
+		snprintf(d->why, sizeof(d->why), "%s is compressed: decompress it beside the "
+			 "original", k->path);
+		return d->status = KDBG_COMPRESSED;
+	}
+	d->status = KDBG_MISMATCH;
+	if (ksf_load(&d->ko, k->path, want_syms, why, sizeof(why))) {
+		snprintf(d->why, sizeof(d->why), "%s", why);
+		return d->status;
+	}
+	if (want_syms && !d->ko.has_symtab) {
+		snprintf(d->why, sizeof(d->why), "%s has no symbol table", k->path);
+		return d->status;
+	}
+	if (!d->ko.is_rel) {
+		snprintf(d->why, sizeof(d->why), "%s is not a relocatable object", k->path);
+		return d->status;
+	}
+	if (!d->ko.vermagic) {
+		snprintf(d->why, sizeof(d->why), "%s has no vermagic: not a kernel module", k->path);
+		return d->status;
+	}
+	n = strcspn(d->ko.vermagic, " ");
+	if (s->osrelease && (n != strlen(s->osrelease) ||
+			     strncmp(d->ko.vermagic, s->osrelease, n))) {
+		snprintf(d->why, sizeof(d->why), "%s was built for %.*s, the snapshot's kernel is %s",
+			 k->path, (int)n, d->ko.vermagic, s->osrelease);
+		return d->status;
+	}
+	if (d->ko.modname && !same_modname(d->ko.modname, m->name)) {
+		snprintf(d->why, sizeof(d->why), "%s is module %s, not %s", k->path, d->ko.modname,
+			 m->name);
+		return d->status;
+	}
+	if (kplace_check(d->ko.secs, d->ko.nr_secs, m, kplace_page(s->arch), why, sizeof(why))) {
+		snprintf(d->why, sizeof(d->why), "%s is not the module that was loaded: %s",
+			 k->path, why);
+		return d->status;
+	}
+	return d->status = KDBG_OK;
+}
+
+void kdbg_mod_free(struct kdbg_mod *d)
+{
+	ksf_free(&d->ko);
+}
+
+int kdbg_out_open(struct kdbg_out *o, const char *path, char *err, size_t errlen)
+{
+	int fd;
+
+	memset(o, 0, sizeof(*o));
+	if (!path || !strcmp(path, "-")) {
+		o->f = stdout;
+		return 0;
+	}
+	o->path = path;
+	snprintf(o->tmp, sizeof(o->tmp), "%s.tmp.%ld", path, (long)getpid());
+	fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return ksnap_seterr(err, errlen, "%s: %s", o->tmp, strerror(errno));
+	o->f = fdopen(fd, "w");
+	if (!o->f) {
+		close(fd);
+		unlink(o->tmp);
+		return ksnap_seterr(err, errlen, "%s: %s", o->tmp, strerror(errno));
+	}
+	return 0;
+}
+
+int kdbg_out_commit(struct kdbg_out *o, int failed, char *err, size_t errlen)
+{
+	int bad;
+
+	if (!o->path) {
+		if (fflush(stdout))
+			return ksnap_seterr(err, errlen, "stdout: %s", strerror(errno));
+		return 0;
+	}
+	bad = ferror(o->f);
+	bad |= fclose(o->f) != 0;
+	if (failed || bad || rename(o->tmp, o->path)) {
+		int e = errno;
+
+		unlink(o->tmp);
+		if (failed)
+			return -1;
+		return ksnap_seterr(err, errlen, "%s: %s", o->path, strerror(e));
+	}
+	return 0;
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kdbg.h - what `kreloc gdb` and `kreloc kallsyms` share: the vmlinux of a
+ * snapshot's build, each module record's .ko placed at the recorded section
+ * addresses, and output files that hold addresses (0600).
+ */
+#ifndef KRELOC_KDBG_H
+#define KRELOC_KDBG_H
+
+#include <stdio.h>
+#include "ksnap.h"
+#include "ksymfile.h"
+
+/*
+ * Check that vmlinux is the build the snapshot was taken of, with symbols:
+ * its GNU build id (when both have one) and its _text must match, and it
+ * must have a symbol table.  Returns 0 or -1 with err set.
+ */
+int kdbg_check_vmlinux(const struct ksymfile *v, const struct ksnap *s, char *err, size_t errlen);
+
+/*
+ * The single offset the whole image moved by (x86_64, ppc64): KERNELOFFSET,
+ * which every published core section must agree with.  Returns 0, or -1
+ * with err set when the snapshot publishes none.
+ */
+int kdbg_image_offset(const struct ksnap *s, uint64_t *off, char *err, size_t errlen);
+
+enum kdbg_status { KDBG_OK, KDBG_MISSING, KDBG_COMPRESSED, KDBG_MISMATCH };
+
+struct kdbg_mod {
+	const struct ks_mod *m;
+	enum kdbg_status status;
+	char why[512];			/* for KDBG_MISMATCH / KDBG_COMPRESSED */
+	const char *path;		/* the .ko found, or NULL */
+	struct ksymfile ko;		/* loaded when KDBG_OK */
+};
+
+/*
+ * Find m's .ko in ix and check it against the record (release in its
+ * vermagic, its .modinfo name, the section layout).  want_syms also reads
+ * its symbols.  Sets d->status; returns it.
+ */
+enum kdbg_status kdbg_place(struct kdbg_mod *d, const struct ks_mod *m, const struct ksnap *s,
+			    const struct ksf_index *ix, int want_syms);
+void kdbg_mod_free(struct kdbg_mod *d);
+
+/* The record section of that name, or NULL. */
+const struct ks_mem *kdbg_record_section(const struct ks_mod *m, const char *name);
+
+/* Is the record live at generation g (loaded at or before, not unloaded by then)? */
+int kdbg_live_at(const struct ks_mod *m, uint64_t g);
+int kdbg_is_loaded(const struct ks_mod *m);
+
+/*
+ * Output that holds addresses: created 0600 under a temporary name beside
+ * path, renamed into place by kdbg_out_commit().  path NULL or "-" is stdout.
+ */
+struct kdbg_out {
+	FILE *f;
+	const char *path;
+	char tmp[4096];
+};
+
+int kdbg_out_open(struct kdbg_out *o, const char *path, char *err, size_t errlen);
+/* Flush, close and rename (or drop the temporary file if failed). */
+int kdbg_out_commit(struct kdbg_out *o, int failed, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ksymfile.h - an ELF file with a symbol table, read with libelf: a vmlinux
+ * (its build id, its _text) or a module's .ko (section headers, symbols,
+ * .modinfo name and vermagic, exported names).
+ */
+#ifndef KRELOC_KSYMFILE_H
+#define KRELOC_KSYMFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "kplace.h"
+
+struct ksf_sym {
+	const char *name;
+	uint64_t value;
+	size_t shndx;			/* section index, when shn == KPLACE_SHN_SEC */
+	enum kplace_shn shn;
+	unsigned char bind, stt;
+};
+
+struct ksymfile {
+	char *path;
+	int is_rel;			/* ET_REL: a module */
+	int has_symtab;			/* 0: stripped */
+	struct kplace_sec *secs;	/* by section index */
+	size_t nr_secs;
+	struct ksf_sym *syms;
+	size_t nr_syms;
+	char build_id[2 * 64 + 1];	/* hex, "" if none */
+	const char *modname, *vermagic;	/* .modinfo name= and vermagic= */
+	const char **exports;		/* sorted names in __ksymtab */
+	size_t nr_exports;
+	/* libelf state: names point into it */
+	void *elf;
+	int fd;
+};
+
+/*
+ * Read an ELF file's section headers, symbols (if want_syms and it has a
+ * symbol table: see has_symtab), build id and .modinfo.  Returns 0, or -1
+ * with a one-line reason in err.
+ */
+int ksf_load(struct ksymfile *f, const char *path, int want_syms, char *err, size_t errlen);
+void ksf_free(struct ksymfile *f);
+const struct kplace_sec *ksf_section(const struct ksymfile *f, const char *name);
+/* Is name in the module's EXPORT_SYMBOL table (a __ksymtab_NAME in __ksymtab)? */
+int ksf_exported(const struct ksymfile *f, const char *name);
+/* The value of the first global or local symbol of that name. */
+int ksf_symbol(const struct ksymfile *f, const char *name, uint64_t *value);
+
+/* The .ko files under a directory, searched recursively. */
+struct ksf_index {
+	struct ksf_kofile {
+		char *name;		/* '-' normalised to '_' */
+		char *path;
+		int compressed;		/* .ko.xz, .ko.zst, .ko.gz */
+	} *ko;
+	size_t nr;
+};
+
+/* Returns 0, or -1 with err set (the directory cannot be read). */
+int ksf_index_dir(struct ksf_index *ix, const char *dir, char *err, size_t errlen);
+/* NAME.ko ('-' and '_' alike), an uncompressed one first; NULL if none. */
+const struct ksf_kofile *ksf_index_find(const struct ksf_index *ix, const char *modname);
+void ksf_index_free(struct ksf_index *ix);
+
+#endif
