@@ -2,8 +2,9 @@
 /*
  * kreloc arch defaults, always linked; an architecture's file overrides
  * what differs.  With no override: no link base constant, no
- * kernel-provided offset, plain function pointers, no assumption that all
- * sections move together, no dot symbols and no probe adjustment.
+ * kernel-provided offset, plain function pointers that may be called, no
+ * assumption that all sections move together, no dot symbols and no probe
+ * adjustment.
  */
 #include <linux/compiler.h>
 #include <linux/string.h>
@@ -28,6 +29,11 @@ const char * __weak kreloc_arch_code_name(const char *name, char *buf, size_t le
 {
 	strscpy(buf, name, len);
 	return buf;
+}
+
+bool __weak kreloc_arch_callable(unsigned long addr)
+{
+	return true;
 }
 
 bool __weak kreloc_arch_single_delta(void)

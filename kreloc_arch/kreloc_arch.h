@@ -59,6 +59,19 @@ void *kreloc_arch_func(unsigned long entry, struct kreloc_arch_fn *fn);
  */
 const char *kreloc_arch_code_name(const char *name, char *buf, size_t len);
 
+/**
+ * kreloc_arch_callable() - may kreloc call the code at @addr through a
+ * function pointer
+ * @addr:	the entry a pointer would hold (from kreloc_arch_func())
+ *
+ * Control-flow integrity may forbid an indirect call to a function whose
+ * address the kernel never takes (arm64 BTI: the first instruction must be
+ * a landing pad).  Checked before a recovered address is installed.
+ *
+ * Return: true if an indirect call to @addr is allowed.
+ */
+bool kreloc_arch_callable(unsigned long addr);
+
 /* True if the whole image moves by one delta (checked across sections). */
 bool kreloc_arch_single_delta(void);
 
