@@ -56,7 +56,7 @@ struct kreloc_core {
 	int build_id_len;		/* <= 0: unknown */
 	bool build_id_mismatch;
 	bool ok;			/* STATUS=ok */
-	u64 ref_linked;			/* _text */
+	u64 ref_linked;			/* kreloc_arch_ref_symbol() */
 	u64 ref_runtime;
 	bool kernel_offset_valid;
 	u64 kernel_offset;

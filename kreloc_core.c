@@ -127,7 +127,7 @@ int kreloc_core_init(struct kreloc_core *core)
 		if (!core->runtime[i])
 			pr_info("anchor %s not in kallsyms, skipped\n",
 				l->anchors[i].name);
-		if (!strcmp(l->anchors[i].name, "_text")) {
+		if (!strcmp(l->anchors[i].name, kreloc_arch_ref_symbol())) {
 			core->ref_linked = l->anchors[i].linked;
 			core->ref_runtime = core->runtime[i];
 		}

@@ -15,6 +15,7 @@
 #include "kreloc.h"
 #include "kreloc_modules.h"
 #include "kreloc_lookup.h"
+#include "kreloc_arch/kreloc_arch.h"
 
 static struct dentry *kreloc_dir, *kreloc_module_dir;
 static const struct kreloc_core *kreloc_dbg_core;
@@ -51,7 +52,7 @@ static int kreloc_info_show(struct seq_file *m, void *v)
 	seq_printf(m, "ARCH=%s\n", init_utsname()->machine);
 	if (core->kernel_offset_valid)
 		seq_printf(m, "KERNELOFFSET=0x%llx\n", core->kernel_offset);
-	seq_puts(m, "REF_SYMBOL=_text\n");
+	seq_printf(m, "REF_SYMBOL=%s\n", kreloc_arch_ref_symbol());
 	if (core->ref_linked)
 		seq_printf(m, "REF_LINKED=0x%llx\n", core->ref_linked);
 	if (core->ref_runtime)

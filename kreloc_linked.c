@@ -35,7 +35,8 @@ const struct kreloc_linked *kreloc_linked_get(void)
 	for (g = 0; g < KRELOC_NR_GROUPS; g++)
 		kreloc_linked.sec[g] = kreloc_gen_sections[g];
 #ifdef KRELOC_GEN_SOURCE_IS_ARCH
-	/* Only _text, at the arch's link base; nothing if it has none. */
+	/* Only the reference symbol at the arch's link base, if it has one. */
+	kreloc_gen_anchors[0].name = kreloc_arch_ref_symbol();
 	if (kreloc_arch_link_base(&kreloc_gen_anchors[0].linked)) {
 		kreloc_linked.sec[KRELOC_TEXT].start = kreloc_gen_anchors[0].linked;
 		kreloc_linked.sec[KRELOC_TEXT].known = true;

@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kreloc arch defaults, always linked; an architecture's file overrides
- * what differs.  With no override: no link base constant, no
- * kernel-provided offset, plain function pointers that may be called, no
- * assumption that all sections move together, no dot symbols and no probe
- * adjustment.
+ * what differs.  With no override: _text as the reference symbol, no link
+ * base constant, no kernel-provided offset, plain function pointers that
+ * may be called, no assumption that all sections move together, no dot
+ * symbols and no probe adjustment.
  */
 #include <linux/compiler.h>
 #include <linux/string.h>
 #include "kreloc_arch.h"
+
+const char * __weak kreloc_arch_ref_symbol(void)
+{
+	return "_text";
+}
 
 bool __weak kreloc_arch_link_base(u64 *base)
 {

@@ -2,8 +2,9 @@
 /*
  * kreloc_arch.h - the small interface each architecture implements.
  *
- * One file per architecture in this directory (x86_64.c, powerpc.c) and
- * generic.c for the rest; Kbuild picks exactly one.
+ * One file per architecture in this directory (x86_64.c, powerpc.c,
+ * arm64.c) overrides the weak defaults in generic.c, which is always
+ * linked.
  */
 #ifndef _KRELOC_ARCH_H
 #define _KRELOC_ARCH_H
@@ -20,8 +21,20 @@ struct kreloc_arch_fn {
 };
 
 /**
- * kreloc_arch_link_base() - link-time address of _text known from the
- * kernel headers alone (x86_64 __START_KERNEL, ppc64 KERNELBASE)
+ * kreloc_arch_ref_symbol() - the symbol KERNELOFFSET is measured at
+ *
+ * _text, as in VMCOREINFO.  arm64's kallsyms has no _text (it keeps
+ * _stext.._etext, and _text only with KALLSYMS_ALL), so there it is _stext,
+ * which the image's single relocation moves with _text.
+ *
+ * Return: the symbol's name.
+ */
+const char *kreloc_arch_ref_symbol(void);
+
+/**
+ * kreloc_arch_link_base() - link-time address of the reference symbol
+ * known from the kernel headers alone (x86_64 __START_KERNEL, ppc64
+ * KERNELBASE, arm64 KIMAGE_VADDR + SEGMENT_ALIGN)
  * @base:	set to the address
  *
  * Return: true if the architecture has such a constant.
@@ -30,7 +43,8 @@ bool kreloc_arch_link_base(u64 *base);
 
 /**
  * kreloc_arch_kaslr_offset() - the kernel's own notion of its offset, if a
- * module can read it (ppc64: kernstart_virt_addr - KERNELBASE)
+ * module can read it (ppc64: kernstart_virt_addr - KERNELBASE; arm64: the
+ * KERNELOFFSET line of VMCOREINFO)
  * @off:	set to the offset
  *
  * Return: true if available; used as an independent cross-check.
