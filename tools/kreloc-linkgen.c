@@ -80,7 +80,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "kreloc-linkgen: %s\n", map.err);
 			return 1;
 		}
-		ret = map.placeholder || map.nr < 100 || !sysmap_find(&map, "_text");
+		ret = map.placeholder || map.nr < 100 ||
+		      (!sysmap_find(&map, "_text") && !sysmap_find(&map, "_stext"));
 		if (ret)
 			fprintf(stderr, "kreloc-linkgen: %s is not a real System.map%s\n",
 				probe, map.placeholder ? " (Debian placeholder)" : "");

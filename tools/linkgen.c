@@ -123,8 +123,22 @@ int linkgen_from_sysmap(struct linkgen *lg, struct sysmap *map)
 			lg->sec[g].known = true;
 		}
 	}
+	/*
+	 * A map taken from arm64's /proc/kallsyms has no _text (kallsyms keeps
+	 * it only with KALLSYMS_ALL); the text then starts at _stext.
+	 */
+	if (!lg->sec[KRELOC_TEXT].known && !sysmap_find(map, "_text")) {
+		const struct sysmap_sym *s = sysmap_find(map, "_stext");
+		const struct sysmap_sym *e = sysmap_find(map, "_etext");
+
+		if (s && e && e->addr >= s->addr) {
+			lg->sec[KRELOC_TEXT].start = s->addr;
+			lg->sec[KRELOC_TEXT].size = e->addr - s->addr;
+			lg->sec[KRELOC_TEXT].known = true;
+		}
+	}
 	if (!lg->sec[KRELOC_TEXT].known) {
-		snprintf(lg->err, sizeof(lg->err), "System.map lacks _text/_etext");
+		snprintf(lg->err, sizeof(lg->err), "System.map lacks _text (or _stext) and _etext");
 		return -1;
 	}
 	if (sysmap_index(map)) {

@@ -431,6 +431,42 @@ static void test_sysmap_rejects(void)
 	sysmap_free(&map);
 }
 
+/*
+ * A map from arm64's /proc/kallsyms: no _text (kallsyms keeps it only with
+ * KALLSYMS_ALL).  The text extent starts at _stext; with neither, there is
+ * no map.
+ */
+static void test_sysmap_without_text(void)
+{
+	struct linkgen lg;
+	struct sysmap map;
+	struct mapgen mg;
+	size_t len;
+	char *text, *p;
+
+	text = gen_map(&mg, 0, &len);
+	REQUIRE(text != NULL);
+	p = strstr(text, " T _text\n");
+	REQUIRE(p != NULL);
+	memcpy(p, " t _xtxt\n", 9);
+	CHECK_INT(read_map(&map, text, len), 0);
+	CHECK_INT(linkgen_from_sysmap(&lg, &map), 0);
+	check_sec(&lg.sec[KRELOC_TEXT], TEXT_S, TEXT_E - TEXT_S, "text");
+	CHECK(find_anchor(&lg, "_text") < 0);
+	CHECK(find_anchor(&lg, "_stext") >= 0);
+	CHECK(find_anchor(&lg, "_etext") >= 0);
+	sysmap_free(&map);
+
+	p = strstr(text, " T _stext\n");
+	REQUIRE(p != NULL);
+	memcpy(p, " t _ytext", 9);
+	CHECK_INT(read_map(&map, text, len), 0);
+	free(text);
+	CHECK_INT(linkgen_from_sysmap(&lg, &map), -1);
+	CHECK(strstr(lg.err, "_stext") != NULL);
+	sysmap_free(&map);
+}
+
 /* ------------------------------------------------------------------ */
 /* Part 2: ELF                                                         */
 /* ------------------------------------------------------------------ */
@@ -1396,6 +1432,7 @@ static void test_write_rejects_unsafe_strings(void)
 static const struct unit_case cases[] = {
 	UNIT_CASE(test_sysmap_anchors),
 	UNIT_CASE(test_sysmap_rejects),
+	UNIT_CASE(test_sysmap_without_text),
 	UNIT_CASE(test_elf_x86),
 	UNIT_CASE(test_elf_ppc64_big_endian),
 	UNIT_CASE(test_elf32),
