@@ -67,11 +67,15 @@ itools)
 		debs=()
 		for e in "$e61" "$e612"; do
 			kv=$(sed -n 's/^KVER=//p' <<<"$e")
+			kd=$(sed -n 's/^KDIR=//p' <<<"$e")
 			debs+=("$CACHE"/debs/linux-headers-"${kv}"_*.deb)
 			debs+=("$CACHE"/debs/linux-headers-"${kv%-amd64}"-common_*.deb)
+			# This kernel's own kbuild (the cache also holds other
+			# releases', which need other suites' libc).
+			kb=$(basename "$(dirname "$(readlink "$kd/scripts")")")
+			debs+=("$CACHE"/debs/"$kb"_*_amd64.deb)
 		done
 		debs+=("$CACHE"/debs/linux-image-"$(sed -n 's/^KVER=//p' <<<"$e61")"-unsigned_*.deb)
-		debs+=("$CACHE"/debs/linux-kbuild-*.deb)
 		kernel_debs "$r.tmp" "${debs[@]}"
 		log "installing initramfs-tools, dkms and the kernels into $r (once)"
 		in_root "$r.tmp" sh -ec 'apt-get update -qq || true
