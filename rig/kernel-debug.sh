@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# kernel-debug.sh: build (once, cached) an x86_64 debug kernel from Debian's
+# linux-source-6.1 with allnoconfig + rig/configs/x86_64-debug-6.1.fragment
+# (KASLR, KASAN, lockdep, kmemleak, UBSAN, fault injection, kprobes on
+# ftrace, IBT sealing, signed modules, lockdown, DWARF), and print its env
+# file (the same keys as rig/kernel-amd64.sh, plus the ones below).
+#
+# The build is keyed by (linux-source version, fragment hash) and redone
+# only when one of them changes.  Results, under $KRELOC_CACHE/k/:
+#   debug-6.1-<debver>-<hash>/build/     O= tree: KDIR, vmlinux (DWARF),
+#                                        System.map, certs/signing_key.*
+#   debug-6.1-<debver>-<hash>/modroot/   modules_install output (signed)
+#   debug-6.1-<debver>-<hash>/env        the env file
+#   debug.env                            a copy of the newest env file
+#
+# Env keys beyond kernel-amd64.sh's: VMLINUX (with DWARF), KSRC (source
+# tree), SIGN_FILE, SIGN_KEY, SIGN_CERT (scripts/sign-file and the key the
+# kernel trusts), SIGN_HASH, GDB_SCRIPTS (vmlinux-gdb.py), KERNEL_APPEND
+# (command line words this kernel needs; run-vm.sh adds them), BUILD_TIME
+# (seconds of the cold build).
+#
+# Knobs: KRELOC_JOBS (default 2), KRELOC_REBUILD=1.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+here=$(cd "$(dirname "$0")" && pwd)
+frag="$here/configs/x86_64-debug-6.1.fragment"
+jobs="${KRELOC_JOBS:-2}"
+# The build's stamp: the fragment's hash and this script's build recipe
+# (bump the recipe when a change here changes the result).
+recipe=2
+
+# A warm cache answers without asking apt or make.
+if [ -z "${KRELOC_REBUILD:-}${KRELOC_REFRESH:-}" ] && [ -s "$CACHE/k/debug.env" ]; then
+	res=$(sed -n 's/^RESULT=//p' "$CACHE/k/debug.env")
+	if [ -n "$res" ] && [ -s "$res/done" ] &&
+	   [ "$(cat "$res/done")" = "$(sha256sum < "$frag" | cut -c1-16) r$recipe" ]; then
+		cat "$CACHE/k/debug.env"
+		exit 0
+	fi
+fi
+
+need_pkgs make gcc libc6-dev bc bison flex libelf-dev libssl-dev openssl \
+	xz-utils cpio kmod dwarves
+deb=$(fetch_deb linux-source-6.1)
+debver=$(dpkg-deb -f "$deb" Version)
+hash=$(sha256sum < "$frag" | cut -c1-16)
+res="$CACHE/k/debug-6.1-$debver-$hash"
+build="$res/build"
+
+# The pristine source, shared with rig/kernel-ppc64be.sh (same place, same
+# marker); unpacked once, under a lock.
+src="$CACHE/src/linux-source-$debver"
+mkdir -p "$CACHE/src"
+unpack() {
+	[ -f "$src/.kreloc-extracted" ] && return 0
+	log "unpacking linux-source-6.1 $debver"
+	local tmp="$src.tmp.$$"
+	rm -rf "$tmp" && mkdir -p "$tmp"
+	dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/src/linux-source-6.1.tar.xz | tar -xJ -C "$tmp"
+	rm -rf "$src"
+	mv "$tmp/linux-source-6.1" "$src"
+	rmdir "$tmp"
+	touch "$src/.kreloc-extracted"
+}
+exec 9> "$CACHE/src/.linux-source-$debver.lock"
+flock 9
+unpack
+
+# Its own release name: nothing in the cache keyed by release (run dirs,
+# maps) may meet the ppc64 BE kernel's plain 6.1.x.
+kmake() { make -C "$src" O="$build" ARCH=x86_64 LOCALVERSION=-kreloc-debug "$@"; }
+
+# One builder at a time per result; others wait and reuse it.
+exec 8> "$res.lock"
+flock 8
+if [ -n "${KRELOC_REBUILD:-}" ] || [ "$(cat "$res/done" 2>/dev/null)" != "$hash r$recipe" ]; then
+	rm -f "$res/done"
+	mkdir -p "$build"
+	log "configuring the debug kernel in $build (allnoconfig + $(basename "$frag"))"
+	kmake -s allnoconfig >&2
+	(cd "$src" && ARCH=x86_64 ./scripts/kconfig/merge_config.sh -m -O "$build" \
+		"$build/.config" "$frag" >/dev/null)
+	kmake -s olddefconfig >&2
+	bad=0
+	while IFS= read -r line; do
+		case "$line" in
+		CONFIG_*=*) grep -qxF "$line" "$build/.config" ||
+			{ log "config: $line did not stick"; bad=1; } ;;
+		"# CONFIG_"*" is not set")
+			sym=${line#\# }; sym=${sym%% *}
+			! grep -q "^$sym=" "$build/.config" || { log "config: $sym should be unset"; bad=1; } ;;
+		esac
+	done < "$frag"
+	[ $bad -eq 0 ] || die "the debug config does not match $frag"
+	fresh=0
+	[ -f "$build/vmlinux" ] || fresh=1
+	log "building the debug kernel with -j$jobs (minutes)"
+	t0=$(date +%s)
+	kmake -j"$jobs" bzImage modules >"$res/build.log" 2>&1 ||
+		{ tail -40 "$res/build.log" >&2; die "debug kernel build failed (see $res/build.log)"; }
+	secs=$(( $(date +%s) - t0 ))
+	log "debug kernel built in ${secs}s"
+	# Only a build from an empty tree gives the cold time.
+	if [ $fresh -eq 1 ] || [ ! -s "$res/build-time" ]; then
+		echo "$secs" > "$res/build-time"
+	fi
+	rm -rf "$res/modroot"
+	kmake -s INSTALL_MOD_PATH="$res/modroot" modules_install >&2
+	for f in vmlinux System.map arch/x86/boot/bzImage scripts/sign-file \
+		certs/signing_key.pem certs/signing_key.x509; do
+		[ -s "$build/$f" ] || die "debug kernel build has no $f"
+	done
+	echo "$hash r$recipe" > "$res/done"
+fi
+flock -u 8
+
+kver=$(cat "$build/include/config/kernel.release")
+sighash=$(sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"/\1/p' "$build/.config")
+cat > "$res/env.tmp" <<EOT
+# rig/kernel-debug.sh: linux-source-6.1 $debver, allnoconfig + x86_64-debug-6.1.fragment
+KVER=$kver
+SERIES=debug
+KARCH=x86
+UNAME_M=x86_64
+CROSS_COMPILE=
+KDIR=$build
+KSRC=$src
+KIMAGE=$build/arch/x86/boot/bzImage
+VMLINUZ=$build/arch/x86/boot/bzImage
+VMLINUX=$build/vmlinux
+SYSTEM_MAP=$build/System.map
+MODDIR=$res/modroot
+SIGN_FILE=$build/scripts/sign-file
+SIGN_KEY=$build/certs/signing_key.pem
+SIGN_CERT=$build/certs/signing_key.x509
+SIGN_HASH=$sighash
+GDB_SCRIPTS=$build/vmlinux-gdb.py
+QEMU_BIN=qemu-system-x86_64
+QEMU_ARGS="-M pc -cpu max -m 2048 -smp 2 -nographic -no-reboot"
+CONSOLE=ttyS0
+USERLAND=/bin
+KERNEL_APPEND="krelocexit=reboot ignore_loglevel log_buf_len=8M"
+BUILD_TIME=$(cat "$res/build-time" 2>/dev/null)
+RESULT=$res
+EOT
+mv "$res/env.tmp" "$res/env"
+cp "$res/env" "$CACHE/k/debug.env.tmp.$$"
+mv "$CACHE/k/debug.env.tmp.$$" "$CACHE/k/debug.env"
+cat "$res/env"
