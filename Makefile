@@ -7,6 +7,7 @@
 #   make demo      boot a Debian kernel in QEMU and show kreloc's view of it
 #   make check     host unit tests, then the selftests in QEMU on real kernels
 #   make bench     benchmarks (not part of check)
+#   make soak      the debug kernel's long run: 1,000 churn cycles, more faults
 #   make lint      checkpatch --strict and sparse on the module sources
 #   make tools     the kreloc command-line tool (tools/cli)
 #   make fuzz      libFuzzer runs of the CLI's parsers (bounded)
@@ -32,7 +33,7 @@ LINKED_SOURCE ?= auto
 LINKGEN_SRCS := tools/kreloc-linkgen.c tools/linkgen.c tools/sysmap.c \
 		tools/kelf.c lib/kreloc_calc.c lib/kreloc_note.c
 
-.PHONY: all modules clean install uninstall install-dkms uninstall-dkms demo check unit bench lint tools fuzz FORCE
+.PHONY: all modules clean install uninstall install-dkms uninstall-dkms demo check unit bench soak lint tools fuzz FORCE
 
 all: modules
 
@@ -67,6 +68,9 @@ check:
 
 bench:
 	@rig/bench.sh
+
+soak:
+	@tests/soak.sh
 
 lint:
 	@rig/lint.sh

@@ -6,7 +6,9 @@
 # running the selftests.  Installs its own prerequisites.  Ends with one
 # line "N passed, N failed, N skipped"; exits non-zero on any failure.
 #
-#   KRELOC_TARGETS  kernels to boot (default: "amd64-6.1 amd64-6.12")
+#   KRELOC_TARGETS  kernels to boot (default: "amd64-6.1 amd64-6.12
+#                   ppc64le-6.1 ppc64be-6.1"); "debug" adds the debug-kernel
+#                   stage (rig/vm-debug.sh)
 #   KRELOC_CACHE    download/build cache (default ~/.cache/kreloc)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -62,6 +64,7 @@ stage "lint"
 KRELOC_TAG=lint "$top/rig/ktap.sh" "$CACHE/tmp/lint.out" /dev/null "$results"
 
 for t in $targets; do
+	[ "$t" = debug ] && continue
 	stage "QEMU: $t"
 	envf=$(target_env "$t") || { echo "not ok - $t: cannot fetch kernel"; echo "0 1 0" >> "$results"; continue; }
 	o=$(other_of "$t")
@@ -73,6 +76,14 @@ for t in $targets; do
 	"$top/rig/vm-tools.sh" "$envf" "$results" || {
 		echo "not ok - $t: CLI rig failed"; echo "0 1 0" >> "$results"; }
 done
+
+case " $targets " in
+*" debug "*)
+	stage "QEMU: x86_64 debug kernel (KASAN, lockdep, kmemleak, fault injection, lockdown)"
+	"$top/rig/vm-debug.sh" "$results" check || {
+		echo "not ok - debug kernel: rig failed"; echo "0 1 0" >> "$results"; }
+	;;
+esac
 
 stage "boot: make install, dkms, initramfs-tools, dracut"
 "$top/tests/boot/run.sh" > "$CACHE/tmp/boot.out" 2> "$CACHE/tmp/boot.err" || true

@@ -1,0 +1,475 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# vm-debug-guest.sh MODE: the job rig/vm-debug.sh runs inside the debug
+# kernel (busybox sh).  MODE is stress, faults, lockdown-integrity or
+# lockdown-confidentiality; the numbers come from ./params (CYCLES, FORCED,
+# FAULT_LOADS, FAULT_CHURN, PROBS, NTH_STEP, EI_EXPECTED).  Each part is one KTAP
+# block; "KRELOC-OFFSET 0x..." tells the host the KASLR offset for its
+# check of kreloc's dmesg lines; "KRELOC-COUNT name n" lines are counts.
+#
+# Ground truth is the kernel's: the System.map of its build (the kernel
+# runs the image linked with it, moved by one KASLR delta), /proc/kallsyms
+# and /sys/module/*/sections.
+
+mode="$1"
+. ./params
+D=/sys/kernel/debug
+K=$D/kreloc
+KO=./kreloc.ko
+SIGNED=./kreloc-signed.ko
+echo 0 > /proc/sys/kernel/kptr_restrict
+# kmemleak: forget what boot left, so a report is from the tests.
+echo scan > $D/kmemleak 2>/dev/null
+echo clear > $D/kmemleak 2>/dev/null
+
+# --- KTAP -------------------------------------------------------------------
+begin() {
+	blk="$1" nt=0 nfail=0
+	echo "KRELOC-TEST-BEGIN $blk"
+	echo "TAP version 13"
+	echo "1..$2"
+}
+t() {	# t RESULT DESCRIPTION: RESULT 0 = ok
+	nt=$((nt + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $nt $2"
+	else
+		echo "not ok $nt $2"
+		nfail=$((nfail + 1))
+	fi
+}
+skip() { nt=$((nt + 1)); echo "ok $nt $1 # SKIP $2"; }
+diag() { echo "# $*"; }
+end() { echo "KRELOC-TEST-END $blk rc=$([ $nfail -eq 0 ] && echo 0 || echo 1)"; }
+kmsg() { echo "$*" > /dev/kmsg; }
+
+# --- ground truth and checks --------------------------------------------------
+ksym() { awk -v s="$1" '$3 == s && NF == 3 { print $1; exit }' /proc/kallsyms; }
+text_linked=$(awk '$3 == "_text" { print $1; exit }' System.map)
+text_runtime=$(ksym _text)
+offset=$(printf '0x%x' $((0x$text_runtime - 0x$text_linked)))
+echo "KRELOC-OFFSET $offset"
+
+# info_ok: kreloc is loaded and says STATUS=ok with the true offset, and
+# each published section's OFFSET equals it.
+info_ok() {
+	[ -r $K/info ] || { diag "no $K/info"; return 1; }
+	grep -qx 'STATUS=ok' $K/info || { diag "info: $(grep STATUS $K/info)"; return 1; }
+	k=$(sed -n 's/^KERNELOFFSET=//p' $K/info)
+	[ -n "$k" ] && [ $((k)) -eq $((offset)) ] || { diag "KERNELOFFSET=$k, truth $offset"; return 1; }
+	n=0
+	while read -r name linked runtime size off status; do
+		case "$name" in '#'*) continue ;; esac
+		case "$status" in ok|freed) ;; *) continue ;; esac
+		[ $((off)) -eq $((offset)) ] || { diag "section $name offset $off"; return 1; }
+		n=$((n + 1))
+	done < $K/sections
+	[ $n -ge 2 ] || { diag "only $n sections published"; return 1; }
+}
+
+# records_ok: every module kreloc shows live equals /sys/module/NAME/sections
+# (compared as text: 64-bit addresses do not fit awk's doubles).
+norm() { sed -E 's/ 0x0*([0-9a-f])/ \1/' | sort; }
+records_ok() {
+	rc=0
+	for m in $(awk '!/^#/ && $2 == "live" { print $1 }' $K/modules 2>/dev/null); do
+		[ -d /sys/module/$m/sections ] || continue
+		for f in /sys/module/$m/sections/.* /sys/module/$m/sections/*; do
+			[ -f "$f" ] && echo "${f##*/} $(cat "$f")"
+		done | norm > /tmp/sysfs.sect
+		awk '$1 == "section" { print $2, $3 }' $K/module/$m 2>/dev/null | norm > /tmp/kreloc.sect
+		if [ -s /tmp/kreloc.sect ] && ! cmp -s /tmp/kreloc.sect /tmp/sysfs.sect; then
+			diag "module $m: kreloc's sections differ from sysfs"
+			diff /tmp/sysfs.sect /tmp/kreloc.sect | head -5 | sed 's/^/#   /'
+			rc=1
+		fi
+	done
+	return $rc
+}
+
+# clean_after_fail: a failed load left nothing behind.
+clean_after_fail() {
+	[ ! -e $K ] || { diag "debugfs dir left behind"; return 1; }
+	! grep -q 'kreloc\|kallsyms_lookup_name' $D/kprobes/list 2>/dev/null ||
+		{ diag "kprobe left: $(cat $D/kprobes/list)"; return 1; }
+	return 0
+}
+
+# next_load_ok: an ordinary module still loads and unloads.
+next_load_ok() { modprobe dummy && rmmod dummy; }
+
+kmemleak_scan() {	# prints the number of reported objects
+	echo scan > $D/kmemleak
+	echo scan > $D/kmemleak
+	cat $D/kmemleak > /tmp/kmemleak
+	if [ -s /tmp/kmemleak ]; then
+		cat /tmp/kmemleak > /dev/console
+	fi
+	grep -c '^unreferenced object' /tmp/kmemleak
+}
+
+# --- module churn -------------------------------------------------------------
+# One cycle loads and unloads one of: dummy, vfat (+fat), bridge (+stp, llc),
+# kreloc_test_mod, and kreloc_test_initfail, whose ->init fails.  $2 = -f
+# runs the loads and unloads with make-it-fail set (fault injection's task
+# filter).  Forced removal is separate (churn_forced): a forced unload
+# taints the kernel with LOCKDEP_NOW_UNRELIABLE, which turns lockdep off.
+ko() { find /lib/modules -name "$1.ko" | head -1; }
+DUMMY=$(ko dummy) FAT=$(ko fat) VFAT=$(ko vfat) LLC=$(ko llc) STP=$(ko stp) BRIDGE=$(ko bridge)
+churn_bad=0 churn_ok=0 churn_initfail=0 churn_force=0 churn_loadfail=0
+unload_all() {	# whatever an injected failure left, unload it without faults
+	for m in kreloc_test_mod kreloc_test_initfail bridge stp llc vfat fat dummy; do
+		[ -d /sys/module/$m/sections ] && ./kreloc_stress unload $m
+	done
+}
+churn() {
+	n="$1" fail="${2:-}" i=0
+	while [ $i -lt "$n" ]; do
+		k=$((i % 5))
+		case $k in
+		0) load="$DUMMY" unload="dummy" ;;
+		1) load="$FAT $VFAT" unload="vfat fat" ;;
+		2) load="$LLC $STP $BRIDGE" unload="bridge stp llc" ;;
+		3) load="kreloc_test_mod.ko" unload="kreloc_test_mod" ;;
+		4) load="kreloc_test_initfail.ko" unload="" ;;
+		esac
+		# shellcheck disable=SC2086
+		if ./kreloc_stress load $fail $load; then
+			[ $k -eq 4 ] && { diag "kreloc_test_initfail loaded"; churn_bad=$((churn_bad + 1)); }
+			if [ -z "$fail" ] && [ $((i % 10)) -lt 5 ] && ! records_ok; then
+				churn_bad=$((churn_bad + 1))
+			fi
+			churn_ok=$((churn_ok + 1))
+		elif [ $k -eq 4 ]; then
+			churn_initfail=$((churn_initfail + 1))
+		else
+			churn_loadfail=$((churn_loadfail + 1))
+		fi
+		# shellcheck disable=SC2086
+		[ -n "$unload" ] && ./kreloc_stress unload $fail $unload
+		[ -n "$fail" ] && unload_all
+		i=$((i + 1))
+	done
+}
+
+# kreloc_test_initfail fail=0 has no exit function: a plain rmmod must
+# fail, rmmod -f removes it.
+churn_forced() {
+	i=0
+	while [ $i -lt "$1" ]; do
+		if ./kreloc_stress load -p fail=0 kreloc_test_initfail.ko; then
+			records_ok || churn_bad=$((churn_bad + 1))
+			if ./kreloc_stress unload kreloc_test_initfail; then
+				diag "kreloc_test_initfail (no exit function) unloaded without force"
+				churn_bad=$((churn_bad + 1))
+			elif ./kreloc_stress unload --force kreloc_test_initfail; then
+				churn_force=$((churn_force + 1))
+			fi
+		else
+			churn_loadfail=$((churn_loadfail + 1))
+		fi
+		i=$((i + 1))
+	done
+}
+
+lockdep_on() { grep -q 'debug_locks: *1' /proc/lockdep_stats; }
+
+# After the churn no record may say live or coming: everything was unloaded.
+no_live_leftover() {
+	! awk '$1 ~ /^(kreloc_test_|dummy|vfat|fat|bridge|stp|llc)/ && ($2 == "live" || $2 == "coming")' \
+		$K/modules | grep -q .
+}
+
+# --- modes ------------------------------------------------------------------
+stress() {
+	begin debug-stress 14
+	insmod $KO
+	t $? "insmod kreloc.ko on the debug kernel"
+	info_ok
+	t $? "info and sections: STATUS=ok, offset = kallsyms _text - System.map _text ($offset)"
+	modprobe dummy; modprobe vfat; modprobe bridge
+	records_ok
+	t $? "every live record equals /sys/module/*/sections"
+	rmmod bridge stp llc vfat fat dummy
+	rm -f /tmp/stop
+	./kreloc_stress readers /tmp/stop > /tmp/readers.out 2>&1 &
+	rpid=$!
+	./kreloc_stress fuzz /tmp/stop > /tmp/fuzz.out 2>&1 &
+	fpid=$!
+	churn "$CYCLES"
+	lockdep_on
+	t $? "lockdep is still on after the churn (no report turned it off)"
+	churn_forced "$FORCED"
+	touch /tmp/stop
+	wait $rpid; rr=$?
+	wait $fpid; fr=$?
+	cat /tmp/readers.out /tmp/fuzz.out
+	total=$((CYCLES + FORCED))
+	diag "churn: $total cycles, $churn_ok loads, $churn_initfail failed ->init, $churn_force rmmod -f, $churn_loadfail unexpected load failures"
+	echo "KRELOC-COUNT cycles $total"
+	t $((churn_bad + churn_loadfail)) "$CYCLES load/unload cycles (dummy, vfat, bridge, test module, failing ->init), then $FORCED with rmmod -f: records equal sysfs"
+	[ "$churn_initfail" -gt 0 ] && no_live_leftover
+	t $? "after the churn no record is live or coming (->init failed $churn_initfail times)"
+	[ "$churn_force" -eq "$FORCED" ]
+	t $? "rmmod -f removed a module without an exit function ($churn_force times)"
+	t $rr "readers of every kreloc file during the churn: data or ENOENT"
+	t $fr "lookup fuzzed during the churn: right answers, right errnos, no stale answer"
+	rmmod kreloc
+	t $? "rmmod kreloc"
+	clean_after_fail
+	t $? "kreloc's unload left no debugfs entry and no kprobe"
+	next_load_ok
+	t $? "a module loads and unloads after kreloc's unload"
+	leaks=$(kmemleak_scan)
+	echo "KRELOC-COUNT kmemleak $leaks"
+	t "$leaks" "kmemleak: no unreferenced object ($leaks)"
+	end
+}
+
+fi_setup() {	# fi_setup DIR PROBABILITY: every failure logged, none limited
+	echo "$2" > $D/$1/probability
+	echo 1 > $D/$1/interval
+	echo -1 > $D/$1/times
+	echo 0 > $D/$1/space
+	echo 1 > $D/$1/verbose
+	echo 0 > $D/$1/verbose_ratelimit_interval_ms
+	echo 1000000 > $D/$1/verbose_ratelimit_burst
+}
+fi_off() { echo 0 > $D/$1/probability; }
+forced() { dmesg | grep -c 'FAULT_INJECTION: forcing a failure'; }
+
+# failslab or fail_page_alloc in the insmod task, from rare to always.
+faults_load() {	# faults_load failslab|fail_page_alloc
+	cap="$1"
+	begin "debug-faults-$cap-load" "$(( $(echo $PROBS | wc -w) * 3 + 1 ))"
+	echo 1 > $D/$cap/task-filter
+	echo N > $D/$cap/ignore-gfp-wait
+	[ "$cap" = fail_page_alloc ] && echo 0 > $D/$cap/min-order
+	total=0
+	for p in $PROBS; do
+		fi_setup "$cap" "$p"
+		loaded=0 failed=0 bad=0 j=0
+		dmesg -c > /dev/null
+		while [ $j -lt "$FAULT_LOADS" ]; do
+			if ./kreloc_stress load -f $KO; then
+				loaded=$((loaded + 1))
+				fi_off "$cap"
+				info_ok && records_ok || bad=$((bad + 1))
+				rmmod kreloc || bad=$((bad + 1))
+				fi_setup "$cap" "$p"
+			else
+				failed=$((failed + 1))
+				fi_off "$cap"
+				clean_after_fail || bad=$((bad + 1))
+				fi_setup "$cap" "$p"
+			fi
+			j=$((j + 1))
+		done
+		fi_off "$cap"
+		n=$(forced)
+		total=$((total + n))
+		echo "KRELOC-COUNT $cap-load-p$p $n"
+		diag "$cap $p%: $loaded loaded, $failed refused, $n failures injected"
+		t $bad "$cap $p% in insmod: loaded with the true offset and records, or failed cleanly"
+		next_load_ok
+		t $? "$cap $p%: the next module load works"
+		[ "$p" -lt 100 ] || [ "$loaded" -eq 0 ]
+		t $? "$cap $p%: an injected failure was not ignored (at 100% nothing loads)"
+	done
+	echo 0 > $D/$cap/task-filter
+	leaks=$(kmemleak_scan)
+	t "$leaks" "$cap in insmod: kmemleak finds no unreferenced object ($leaks)"
+	diag "$cap: $total failures injected into kreloc's loads"
+	end
+}
+
+# Every allocation of kreloc's load, one at a time: /proc/thread-self/fail-nth
+# fails exactly the Nth slab or page allocation of the insmod task.  A
+# coarse pass (every NTH_STEP-th) runs until a failure's stack is in
+# kreloc's code; from there every N is tried until the load makes fewer
+# than N allocations.  Stacks (verbose=2) name the kreloc function that saw
+# the failure.
+faults_nth() {
+	begin debug-faults-fail-nth 5
+	for c in failslab fail_page_alloc; do
+		echo 0 > $D/$c/probability
+		echo N > $D/$c/ignore-gfp-wait
+		echo 2 > $D/$c/verbose
+		echo 0 > $D/$c/verbose_ratelimit_interval_ms
+		echo 1000000 > $D/$c/verbose_ratelimit_burst
+	done
+	echo N > $D/fail_page_alloc/ignore-gfp-highmem
+	echo 0 > $D/fail_page_alloc/min-order
+	n=1 step=$NTH_STEP phase=coarse loads=0 inj=0 inkreloc=0 loaded=0 bad=0
+	: > /tmp/sites
+	while [ $loads -lt 5000 ]; do
+		dmesg -c > /dev/null
+		out=$(./kreloc_stress load -n $n $KO)
+		rc=$?
+		loads=$((loads + 1))
+		dmesg > /tmp/nth.log
+		if [ $rc -eq 0 ]; then
+			loaded=$((loaded + 1))
+			info_ok && records_ok || { diag "fail-nth $n: loaded with wrong data"; bad=$((bad + 1)); }
+			rmmod kreloc || bad=$((bad + 1))
+		else
+			clean_after_fail || { diag "fail-nth $n: refused, not cleanly"; bad=$((bad + 1)); }
+		fi
+		next_load_ok || { diag "fail-nth $n: the next module load failed"; bad=$((bad + 1)); }
+		[ "$out" = "nth injected" ] || break
+		inj=$((inj + 1))
+		site=$(sed -n '/FAULT_INJECTION: forcing a failure/,$p' /tmp/nth.log |
+			grep -o '[a-z_0-9.]*+0x[0-9a-f]*/0x[0-9a-f]* \[kreloc\]' | head -1 | sed 's/+.*//')
+		if [ -n "$site" ]; then
+			inkreloc=$((inkreloc + 1))
+			echo "$site" >> /tmp/sites
+			if [ $phase = coarse ]; then
+				phase=fine
+				n=$((n > step ? n - step : 0))
+				step=1
+			fi
+		fi
+		n=$((n + step))
+	done
+	sites=$(sort -u /tmp/sites | tr '\n' ' ')
+	echo "KRELOC-COUNT fail-nth-loads $loads"
+	echo "KRELOC-COUNT fail-nth-injected $inj"
+	echo "KRELOC-COUNT fail-nth-in-kreloc $inkreloc"
+	diag "fail-nth: $loads loads, $inj failures injected, $inkreloc in kreloc's code, $loaded loaded, last N $n"
+	diag "kreloc functions that saw a failure: $sites"
+	[ "$out" = "nth not reached" ] && [ $rc -eq 0 ]
+	t $? "the sweep ended with a load that made fewer than N=$n allocations"
+	[ $inkreloc -gt 0 ]
+	t $? "failures were injected in kreloc's own code ($inkreloc)"
+	t $bad "each of $loads loads: loaded with the true offset and records, or refused cleanly; the next load works"
+	for c in failslab fail_page_alloc; do
+		echo 1 > $D/$c/verbose
+	done
+	leaks=$(kmemleak_scan)
+	t "$leaks" "fail-nth: kmemleak finds no unreferenced object ($leaks)"
+	next_load_ok
+	t $? "modules load after the sweep"
+	end
+}
+
+# failslab in modprobe/rmmod while kreloc records the churn.
+faults_churn() {
+	begin debug-faults-failslab-churn "$(( $(echo $PROBS | wc -w) + 3 ))"
+	insmod $KO
+	t $? "insmod kreloc.ko"
+	echo 1 > $D/failslab/task-filter
+	echo N > $D/failslab/ignore-gfp-wait
+	for p in $PROBS; do
+		fi_setup failslab "$p"
+		dmesg -c > /dev/null
+		churn_bad=0 churn_loadfail=0
+		churn "$FAULT_CHURN" -f
+		fi_off failslab
+		n=$(forced)
+		echo "KRELOC-COUNT failslab-churn-p$p $n"
+		modprobe dummy; modprobe vfat; modprobe bridge
+		records_ok; r=$?
+		rmmod bridge stp llc vfat fat dummy
+		diag "failslab $p% in modprobe/rmmod: $FAULT_CHURN cycles, $churn_loadfail loads refused, $n failures injected"
+		t $((r + churn_bad)) "failslab $p% in the churn: every record kreloc shows afterwards equals sysfs"
+	done
+	echo 0 > $D/failslab/task-filter
+	rmmod kreloc && clean_after_fail && next_load_ok
+	t $? "kreloc unloads cleanly after the churn"
+	leaks=$(kmemleak_scan)
+	t "$leaks" "failslab in the churn: kmemleak finds no unreferenced object ($leaks)"
+	end
+}
+
+# fail_function on kreloc's own ALLOW_ERROR_INJECTION points.
+faults_function() {
+	insmod $KO
+	pts=$(awk '/\[kreloc\]/ { print $1 }' $D/error_injection/list)
+	if [ -z "$pts" ]; then
+		begin debug-faults-fail_function 1
+		if [ "$EI_EXPECTED" = 1 ]; then
+			t 1 "kreloc's source marks ALLOW_ERROR_INJECTION but error_injection/list has no [kreloc] line"
+		else
+			skip "fail_function on kreloc's allocation points" "kreloc marks no function ALLOW_ERROR_INJECTION"
+		fi
+		rmmod kreloc
+		end
+		return
+	fi
+	begin debug-faults-fail_function "$(( $(echo $PROBS | wc -w) + 2 ))"
+	diag "kreloc's error-injection points: $(echo $pts)"
+	for p in $PROBS; do
+		for f in $pts; do
+			echo "$f" > $D/fail_function/inject
+		done
+		echo 0 > $D/fail_function/task-filter
+		fi_setup fail_function "$p"
+		dmesg -c > /dev/null
+		churn_bad=0 churn_loadfail=0
+		churn "$FAULT_CHURN"
+		./kreloc_stress readers /tmp/stop-now > /dev/null 2>&1 &
+		sleep 1; touch /tmp/stop-now; wait; rm -f /tmp/stop-now
+		echo > $D/fail_function/inject
+		fi_off fail_function
+		n=$(forced)
+		echo "KRELOC-COUNT fail_function-churn-p$p $n"
+		modprobe dummy; modprobe vfat
+		records_ok; r=$?
+		rmmod vfat fat dummy
+		diag "fail_function $p% on $(echo $pts | wc -w) points: $n failures injected"
+		t $r "fail_function $p% on kreloc's points during the churn: records equal sysfs"
+	done
+	rmmod kreloc && clean_after_fail && next_load_ok
+	t $? "kreloc unloads cleanly after fail_function"
+	leaks=$(kmemleak_scan)
+	t "$leaks" "fail_function: kmemleak finds no unreferenced object ($leaks)"
+	end
+}
+
+lockdown() {
+	level="$1"
+	begin "debug-lockdown-$level" 6
+	grep -q "\[$level\]" /sys/kernel/security/lockdown
+	t $? "booted with lockdown=$level ($(cat /sys/kernel/security/lockdown))"
+	insmod $KO 2>/tmp/insmod.err
+	[ $? -ne 0 ] && ! lsmod | grep -q '^kreloc '
+	t $? "unsigned kreloc.ko is refused ($(cat /tmp/insmod.err))"
+	insmod $SIGNED 2>/tmp/insmod.err
+	t $? "kreloc.ko signed with the kernel's key loads ($(cat /tmp/insmod.err))"
+	for f in info sections anchors modules lookup; do
+		if cat $K/$f > /tmp/out 2>/tmp/err; then
+			diag "$f: $(wc -l < /tmp/out) lines"
+		else
+			diag "$f: $(cat /tmp/err)"
+		fi
+	done
+	for f in $K/module/*; do
+		[ -e "$f" ] || continue
+		cat "$f" > /dev/null 2>/tmp/err || diag "${f##*/}: $(cat /tmp/err)"
+	done
+	ans=$( (echo _text > $K/lookup && cat $K/lookup) 2>&1)
+	diag "lookup _text: $ans"
+	grep -q 'STATUS=' $K/info 2>/dev/null
+	t $? "info is readable under lockdown=$level"
+	rmmod kreloc && clean_after_fail
+	t $? "kreloc unloads cleanly under lockdown=$level"
+	next_load_ok
+	t $? "signed kernel modules still load under lockdown=$level"
+	end
+}
+
+case "$mode" in
+stress) stress ;;
+faults)
+	faults_nth
+	faults_load failslab
+	faults_load fail_page_alloc
+	faults_churn
+	faults_function
+	;;
+lockdown-integrity) lockdown integrity ;;
+lockdown-confidentiality) lockdown confidentiality ;;
+esac
+dmesg | grep -c 'FAULT_INJECTION' > /dev/null
+echo "KRELOC-DONE $mode"

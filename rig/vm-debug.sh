@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vm-debug.sh RESULTS [check|soak]: kreloc on the x86_64 debug kernel of
+# rig/kernel-debug.sh (KASAN, lockdep, kmemleak, UBSAN, debugobjects, fault
+# injection, IBT sealing, signed modules, lockdown), booted under QEMU with
+# KASLR.  Appends "passed failed skipped" to RESULTS.
+#
+#   1. the whole selftest suite (rig/vm-tests.sh with the debug env);
+#   2. stress: module churn with failing ->init and rmmod -f while readers
+#      read every kreloc file and lookup is fuzzed, kreloc's unload, kmemleak;
+#   3. faults: failslab and fail_page_alloc in the insmod task from rare to
+#      always, failslab in modprobe/rmmod during the churn, fail_function
+#      on kreloc's own ALLOW_ERROR_INJECTION points;
+#   4. lockdown=integrity and lockdown=confidentiality with kreloc.ko
+#      signed by the kernel's key (an unsigned copy must be refused).
+# Every boot's console must show no report (rig/console-check.sh) and no
+# kreloc line with an address or the offset (rig/dmesg-addr-check.sh).
+# soak: 1,000 churn cycles and more faulted loads (make soak).
+#
+#   KRELOC_DEBUG_CYCLES, KRELOC_DEBUG_FAULT_LOADS, KRELOC_DEBUG_NTH_STEP
+#   override the counts; KRELOC_DEBUG_MODES picks boots (default: "suite
+#   stress faults lockdown-integrity lockdown-confidentiality").
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+results="$1" mode="${2:-check}"
+top=$(cd "$(dirname "$0")/.." && pwd)
+envf="$CACHE/tmp/debug.env.$$"
+"$top/rig/kernel-debug.sh" > "$envf"
+# shellcheck disable=SC1090
+. "$envf"
+if [ "$mode" = soak ]; then
+	cycles=${KRELOC_DEBUG_CYCLES:-1000} loads=${KRELOC_DEBUG_FAULT_LOADS:-20} fchurn=30 nthstep=${KRELOC_DEBUG_NTH_STEP:-1}
+else
+	cycles=${KRELOC_DEBUG_CYCLES:-200} loads=${KRELOC_DEBUG_FAULT_LOADS:-4} fchurn=12 nthstep=${KRELOC_DEBUG_NTH_STEP:-16}
+fi
+work="$CACHE/run/debugk-$KVER"
+rm -rf "$work"
+mkdir -p "$work"
+
+# 1. The selftest suite; the other release's map is Debian 6.1's.
+modes=${KRELOC_DEBUG_MODES:-suite stress faults lockdown-integrity lockdown-confidentiality}
+want() { case " $modes " in *" $1 "*) return 0 ;; esac; return 1; }
+if want suite && [ "$mode" = check ]; then
+	"$top/rig/kernel-amd64.sh" 6.1 > "$work/amd64-6.1.env"
+	omap=$("$top/rig/groundtruth.sh" "$work/amd64-6.1.env")
+	t0=$(date +%s)
+	"$top/rig/vm-tests.sh" "$envf" "$omap" "$results" ||
+		{ echo "not ok - debug $KVER: selftest rig failed"; echo "0 1 0" >> "$results"; }
+	log "debug kernel: selftest suite took $(( $(date +%s) - t0 ))s"
+fi
+
+# 2-4. One stage, booted once per mode.
+stage="$work/stage"
+mkdir -p "$stage/kreloc" "$work/build"
+"$top/rig/build-kreloc.sh" "$envf" "$work/build/kreloc" LINKED_SOURCE=system.map \
+	SYSTEM_MAP="$SYSTEM_MAP"
+cp "$work/build/kreloc/kreloc.ko" "$stage/kreloc/kreloc.ko"
+"$SIGN_FILE" "$SIGN_HASH" "$SIGN_KEY" "$SIGN_CERT" "$work/build/kreloc/kreloc.ko" \
+	"$stage/kreloc/kreloc-signed.ko"
+cmp -s "$stage/kreloc/kreloc.ko" "$stage/kreloc/kreloc-signed.ko" && die "sign-file did not sign"
+mkdir -p "$work/build/test_module"
+cp "$top/selftests/kreloc/test_module/"*.c "$top/selftests/kreloc/test_module/Kbuild" \
+	"$work/build/test_module/"
+make -s -C "$KDIR" M="$work/build/test_module" modules >/dev/null 2>&1 ||
+	die "cannot build the test modules"
+cp "$work/build/test_module/"*.ko "$stage/kreloc/"
+ksft=$("$top/rig/linux-source.sh")/tools/testing/selftests
+mkdir -p "$work/build/ksft"
+make -s -C "$top/selftests/kreloc" KSFT_DIR="$ksft" OUTPUT="$work/build/ksft" \
+	"$work/build/ksft/kreloc_stress" >&2
+cp "$work/build/ksft/kreloc_stress" "$stage/kreloc/"
+cp "$SYSTEM_MAP" "$stage/kreloc/System.map"
+cp "$top/rig/vm-debug-guest.sh" "$stage/kreloc/"
+"$top/rig/stage-modules.sh" "$(mod_root "$MODDIR")" "$KVER" "$stage" dummy vfat bridge
+ei=0
+grep -q ALLOW_ERROR_INJECTION "$top"/*.c && ei=1
+cat > "$stage/kreloc/params" <<EOT
+CYCLES=$cycles
+FORCED=10
+FAULT_LOADS=$loads
+FAULT_CHURN=$fchurn
+PROBS="1 4 25 100"
+NTH_STEP=$nthstep
+EI_EXPECTED=$ei
+EOT
+
+# boot MODE [APPEND]: run the guest job in MODE, check its KTAP, its console
+# and kreloc's dmesg lines.
+boot() {
+	local m="$1" append="${2:-}" vmrc=0 off t0
+	printf '#!/bin/sh\nexec sh ./vm-debug-guest.sh %s\n' "$m" > "$stage/kreloc/job"
+	chmod +x "$stage/kreloc/job"
+	t0=$(date +%s)
+	KRELOC_VM_TIMEOUT=${KRELOC_VM_TIMEOUT:-1500} "$top/rig/run-vm.sh" "$envf" "$stage" \
+		"$work/console-$m.log" "$append" "$work/output-$m.log" || vmrc=$?
+	log "debug kernel: $m took $(( $(date +%s) - t0 ))s"
+	KRELOC_TAG="debug $m" "$top/rig/ktap.sh" "$work/output-$m.log" "$work/console-$m.log" "$results"
+	[ $vmrc -eq 0 ] || { echo "not ok - debug $m: VM run failed (see $work/console-$m.log)"; echo "0 1 0" >> "$results"; }
+	off=$(tr -d '\r' < "$work/output-$m.log" | sed -n 's/^KRELOC-OFFSET //p' | head -1)
+	if report=$("$top/rig/dmesg-addr-check.sh" "$work/console-$m.log" ${off:+"$off"}); then
+		echo "ok - debug $m: no kreloc line in the console holds an address or the offset ($off)"
+		echo "1 0 0" >> "$results"
+	else
+		echo "not ok - debug $m: kreloc lines with an address or the offset ($off):"
+		printf '%s\n' "$report" | sed 's/^/#   /'
+		echo "0 1 0" >> "$results"
+	fi
+	tr -d '\r' < "$work/output-$m.log" | sed -n 's/^KRELOC-COUNT /# count: /p' >&2 || true
+}
+want stress && boot stress
+want faults && boot faults
+want lockdown-integrity && boot lockdown-integrity lockdown=integrity
+want lockdown-confidentiality && boot lockdown-confidentiality lockdown=confidentiality
+rm -f "$envf"
