@@ -4,7 +4,7 @@
 # vm-debug-guest.sh MODE: the job rig/vm-debug.sh runs inside the debug
 # kernel (busybox sh).  MODE is stress, faults, lockdown-integrity or
 # lockdown-confidentiality; the numbers come from ./params (CYCLES, FORCED,
-# FAULT_LOADS, FAULT_CHURN, PROBS, NTH_STEP, EI_EXPECTED).  Each part is one KTAP
+# FAULT_LOADS, FAULT_CHURN, PROBS, NTH_STEP, NTH_FINE, EI_EXPECTED).  Each part is one KTAP
 # block; "KRELOC-OFFSET 0x..." tells the host the KASLR offset for its
 # check of kreloc's dmesg lines; "KRELOC-COUNT name n" lines are counts.
 #
@@ -183,7 +183,7 @@ no_live_leftover() {
 
 # --- modes ------------------------------------------------------------------
 stress() {
-	begin debug-stress 14
+	begin debug-stress 13
 	insmod $KO
 	t $? "insmod kreloc.ko on the debug kernel"
 	info_ok
@@ -285,11 +285,37 @@ faults_load() {	# faults_load failslab|fail_page_alloc
 }
 
 # Every allocation of kreloc's load, one at a time: /proc/thread-self/fail-nth
-# fails exactly the Nth slab or page allocation of the insmod task.  A
-# coarse pass (every NTH_STEP-th) runs until a failure's stack is in
-# kreloc's code; from there every N is tried until the load makes fewer
-# than N allocations.  Stacks (verbose=2) name the kreloc function that saw
-# the failure.
+# fails exactly the Nth slab or page allocation of the insmod task.  kreloc's
+# init runs at the end of the load, so first find T, the number of such
+# allocations the load makes (the smallest N not reached: doubling, then
+# bisection), then walk N down from T-1, every NTH_FINE-th, until the
+# failures have been in kreloc's code and then 3 times in a row outside it.
+# Stacks (verbose=2) name the kreloc function that saw the failure
+# (reliable frames only: a "? name" line is stale stack contents).
+nth_load() {	# nth_load N: one load with the Nth allocation failing, checked
+	dmesg -c > /dev/null
+	out=$(./kreloc_stress load -n "$1" $KO)
+	rc=$?
+	loads=$((loads + 1))
+	dmesg > /tmp/nth.log
+	if [ $rc -eq 0 ]; then
+		loaded=$((loaded + 1))
+		info_ok && records_ok || { diag "fail-nth $1: loaded with wrong data"; bad=$((bad + 1)); }
+		rmmod kreloc || bad=$((bad + 1))
+	else
+		clean_after_fail || { diag "fail-nth $1: refused, not cleanly"; bad=$((bad + 1)); }
+	fi
+	next_load_ok || { diag "fail-nth $1: the next module load failed"; bad=$((bad + 1)); }
+	site=
+	[ "$out" = "nth injected" ] || return 1
+	inj=$((inj + 1))
+	site=$(sed -n '/FAULT_INJECTION: forcing a failure/,$p' /tmp/nth.log |
+		grep -E '^ [a-z_0-9.]+[+]0x[0-9a-f]+/0x[0-9a-f]+ [[]kreloc[]]' | head -1 |
+		sed 's/^ //; s/+.*//')
+	[ -n "$site" ] && { inkreloc=$((inkreloc + 1)); echo "$site" >> /tmp/sites; }
+	return 0
+}
+
 faults_nth() {
 	begin debug-faults-fail-nth 5
 	for c in failslab fail_page_alloc; do
@@ -301,45 +327,36 @@ faults_nth() {
 	done
 	echo N > $D/fail_page_alloc/ignore-gfp-highmem
 	echo 0 > $D/fail_page_alloc/min-order
-	n=1 step=$NTH_STEP phase=coarse loads=0 inj=0 inkreloc=0 loaded=0 bad=0
+	loads=0 inj=0 inkreloc=0 loaded=0 bad=0
 	: > /tmp/sites
-	while [ $loads -lt 5000 ]; do
-		dmesg -c > /dev/null
-		out=$(./kreloc_stress load -n $n $KO)
-		rc=$?
-		loads=$((loads + 1))
-		dmesg > /tmp/nth.log
-		if [ $rc -eq 0 ]; then
-			loaded=$((loaded + 1))
-			info_ok && records_ok || { diag "fail-nth $n: loaded with wrong data"; bad=$((bad + 1)); }
-			rmmod kreloc || bad=$((bad + 1))
-		else
-			clean_after_fail || { diag "fail-nth $n: refused, not cleanly"; bad=$((bad + 1)); }
-		fi
-		next_load_ok || { diag "fail-nth $n: the next module load failed"; bad=$((bad + 1)); }
-		[ "$out" = "nth injected" ] || break
-		inj=$((inj + 1))
-		site=$(sed -n '/FAULT_INJECTION: forcing a failure/,$p' /tmp/nth.log |
-			grep -o '[a-z_0-9.]*+0x[0-9a-f]*/0x[0-9a-f]* \[kreloc\]' | head -1 | sed 's/+.*//')
-		if [ -n "$site" ]; then
-			inkreloc=$((inkreloc + 1))
-			echo "$site" >> /tmp/sites
-			if [ $phase = coarse ]; then
-				phase=fine
-				n=$((n > step ? n - step : 0))
-				step=1
-			fi
-		fi
-		n=$((n + step))
+	lo=1 hi=1
+	while nth_load $hi && [ $hi -lt 1000000 ]; do
+		lo=$hi hi=$((hi * 2))
 	done
+	while [ $((hi - lo)) -gt 1 ]; do
+		mid=$(((lo + hi) / 2))
+		if nth_load $mid; then lo=$mid; else hi=$mid; fi
+	done
+	total=$hi seen=0 outside=0 n=$((hi - 1))
+	while [ $n -ge 1 ] && [ $outside -lt 3 ]; do
+		nth_load $n
+		if [ -n "$site" ]; then
+			seen=1 outside=0
+		elif [ $seen = 1 ]; then
+			outside=$((outside + 1))
+		fi
+		n=$((n - NTH_FINE))
+	done
+	out="nth not reached"
+	./kreloc_stress load -n $((total + 1)) $KO | grep -q 'not reached' && rmmod kreloc || out=reached
 	sites=$(sort -u /tmp/sites | tr '\n' ' ')
 	echo "KRELOC-COUNT fail-nth-loads $loads"
 	echo "KRELOC-COUNT fail-nth-injected $inj"
 	echo "KRELOC-COUNT fail-nth-in-kreloc $inkreloc"
-	diag "fail-nth: $loads loads, $inj failures injected, $inkreloc in kreloc's code, $loaded loaded, last N $n"
+	diag "fail-nth: the load makes $((total - 1)) allocations; $loads loads, $inj failures injected, $inkreloc in kreloc's code, $loaded loaded"
 	diag "kreloc functions that saw a failure: $sites"
-	[ "$out" = "nth not reached" ] && [ $rc -eq 0 ]
-	t $? "the sweep ended with a load that made fewer than N=$n allocations"
+	[ "$out" = "nth not reached" ] && [ "$total" -gt 1 ]
+	t $? "a load without an injected failure makes $((total - 1)) allocations"
 	[ $inkreloc -gt 0 ]
 	t $? "failures were injected in kreloc's own code ($inkreloc)"
 	t $bad "each of $loads loads: loaded with the true offset and records, or refused cleanly; the next load works"

@@ -18,7 +18,7 @@
 # kreloc line with an address or the offset (rig/dmesg-addr-check.sh).
 # soak: 1,000 churn cycles and more faulted loads (make soak).
 #
-#   KRELOC_DEBUG_CYCLES, KRELOC_DEBUG_FAULT_LOADS, KRELOC_DEBUG_NTH_STEP
+#   KRELOC_DEBUG_CYCLES, KRELOC_DEBUG_FAULT_LOADS, KRELOC_DEBUG_NTH_FINE
 #   override the counts; KRELOC_DEBUG_MODES picks boots (default: "suite
 #   stress faults lockdown-integrity lockdown-confidentiality").
 set -euo pipefail
@@ -31,9 +31,9 @@ envf="$CACHE/tmp/debug.env.$$"
 # shellcheck disable=SC1090
 . "$envf"
 if [ "$mode" = soak ]; then
-	cycles=${KRELOC_DEBUG_CYCLES:-1000} loads=${KRELOC_DEBUG_FAULT_LOADS:-20} fchurn=30 nthstep=${KRELOC_DEBUG_NTH_STEP:-1}
+	cycles=${KRELOC_DEBUG_CYCLES:-1000} loads=${KRELOC_DEBUG_FAULT_LOADS:-20} fchurn=30 nthfine=${KRELOC_DEBUG_NTH_FINE:-1}
 else
-	cycles=${KRELOC_DEBUG_CYCLES:-200} loads=${KRELOC_DEBUG_FAULT_LOADS:-4} fchurn=12 nthstep=${KRELOC_DEBUG_NTH_STEP:-16}
+	cycles=${KRELOC_DEBUG_CYCLES:-200} loads=${KRELOC_DEBUG_FAULT_LOADS:-4} fchurn=12 nthfine=${KRELOC_DEBUG_NTH_FINE:-1}
 fi
 work="$CACHE/run/debugk-$KVER"
 rm -rf "$work"
@@ -82,7 +82,8 @@ FORCED=10
 FAULT_LOADS=$loads
 FAULT_CHURN=$fchurn
 PROBS="1 4 25 100"
-NTH_STEP=$nthstep
+NTH_STEP=32
+NTH_FINE=$nthfine
 EI_EXPECTED=$ei
 EOT
 
