@@ -15,6 +15,7 @@
 #include "kreloc_modules.h"
 #include "kreloc_compat.h"
 #include "kreloc_arch/kreloc_arch.h"
+#include "kreloc_hooks.h"
 
 static struct kreloc_core kreloc_core;
 
@@ -36,7 +37,12 @@ static int __init kreloc_init(void)
 		return -ECANCELED;
 	}
 
+	ret = kreloc_hook_init_step(KRELOC_STEP_PARAMS);
+	if (ret)
+		return ret;
 	ret = kreloc_ksym_init();
+	if (!ret)
+		ret = kreloc_hook_init_step(KRELOC_STEP_CALLS);
 	if (ret)
 		return ret;
 	kreloc_arch_init();
@@ -44,15 +50,21 @@ static int __init kreloc_init(void)
 	ret = kreloc_core_init(&kreloc_core);
 	if (ret)
 		return ret;
+	ret = kreloc_hook_init_step(KRELOC_STEP_CORE);
+	if (ret)
+		goto err_core;
 	ret = kreloc_debugfs_init(&kreloc_core);
 	if (ret)
 		goto err_core;
 	ret = kreloc_modules_init();
+	if (!ret)
+		ret = kreloc_hook_init_step(KRELOC_STEP_MODULES);
 	if (ret)
-		goto err_debugfs;
+		goto err_modules;
 	return 0;
 
-err_debugfs:
+err_modules:
+	kreloc_modules_exit();
 	kreloc_debugfs_exit();
 err_core:
 	kreloc_core_exit(&kreloc_core);

@@ -29,6 +29,7 @@
 #include "kreloc.h"
 #include "kreloc_modules.h"
 #include "kreloc_arch/kreloc_arch.h"
+#include "kreloc_hooks.h"
 
 static unsigned int history = 64;
 module_param(history, uint, 0444);
@@ -472,6 +473,8 @@ static void kreloc_scan_modules(void)
 			mods[n++] = mod;
 	}
 	preempt_enable();
+	for (i = 0; i < n; i++)
+		kreloc_hook_scan(mods[i]->name, true);
 
 	/* The kernel's list is newest first: record oldest first. */
 	mutex_lock(&kreloc_dbg_lock);
@@ -504,6 +507,7 @@ static void kreloc_scan_modules(void)
 	}
 	mutex_unlock(&kreloc_dbg_lock);
 	kfree(mods);
+	kreloc_hook_scan_done();
 }
 
 int kreloc_modules_init(void)

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kreloc_hooks.c - fault and delay hooks, compiled only into test builds
+ * (make KRELOC_TEST_HOOKS=1).  Each is a module parameter:
+ *
+ *   test_fail_alloc=N     the Nth kreloc allocation from now fails (then 0);
+ *                         writable at run time in /sys/module/kreloc/parameters
+ *   test_fail_after=STEP  kreloc_init() fails with ENOTRECOVERABLE after STEP
+ *                         (params, calls, core, modules)...
+ *   test_fail_delay_ms=M  ...after sleeping M ms there
+ *   test_scan_delay_ms=M  the initial module scan sleeps M ms once, holding
+ *                         the first live module it met, before reading it
+ *   test_scan_state       0 before the scan, 1 while it sleeps, 2 after it
+ *   test_call_decoy=1     kallsyms_show_value's static call is pointed at a
+ *                         decoy, while info still names the real target (the
+ *                         selftest of the call-site check must catch it)
+ *   test_leak_offset=1    print the KASLR offset in dmesg (the selftest of
+ *                         the dmesg check must catch it)
+ *
+ * The test builds also say in dmesg which modules the scan met.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/delay.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/string.h>
+#include "kreloc_hooks.h"
+
+static unsigned int test_fail_alloc;
+module_param(test_fail_alloc, uint, 0600);
+MODULE_PARM_DESC(test_fail_alloc, "test: the Nth allocation from now fails");
+
+static char *test_fail_after = "";
+module_param(test_fail_after, charp, 0400);
+MODULE_PARM_DESC(test_fail_after, "test: init fails after this step");
+
+static unsigned int test_fail_delay_ms;
+module_param(test_fail_delay_ms, uint, 0400);
+MODULE_PARM_DESC(test_fail_delay_ms, "test: sleep before the injected init failure");
+
+static unsigned int test_scan_delay_ms;
+module_param(test_scan_delay_ms, uint, 0400);
+MODULE_PARM_DESC(test_scan_delay_ms, "test: sleep inside the module scan");
+
+static int test_scan_state;
+module_param(test_scan_state, int, 0444);
+MODULE_PARM_DESC(test_scan_state, "test: 0 before the scan, 1 sleeping in it, 2 done");
+
+static bool test_call_decoy;
+module_param(test_call_decoy, bool, 0400);
+MODULE_PARM_DESC(test_call_decoy, "test: point one static call at a decoy");
+
+static bool test_leak_offset;
+module_param(test_leak_offset, bool, 0400);
+MODULE_PARM_DESC(test_leak_offset, "test: print the offset in dmesg");
+
+static DEFINE_SPINLOCK(kreloc_hook_lock);
+
+bool kreloc_hook_fail_alloc(void)
+{
+	bool fail = false;
+
+	spin_lock(&kreloc_hook_lock);
+	if (test_fail_alloc && !--test_fail_alloc)
+		fail = true;
+	spin_unlock(&kreloc_hook_lock);
+	if (fail)
+		pr_info("test: allocation failure injected\n");
+	return fail;
+}
+
+int kreloc_hook_init_step(const char *step)
+{
+	if (strcmp(step, test_fail_after))
+		return 0;
+	if (test_fail_delay_ms)
+		msleep(test_fail_delay_ms);
+	pr_info("test: init fails after step %s\n", step);
+	return -ENOTRECOVERABLE;
+}
+
+void kreloc_hook_scan(const char *modname, bool live)
+{
+	pr_info("test: scan meets %s (%s)\n", modname, live ? "live" : "skipped");
+	if (!live || !test_scan_delay_ms || test_scan_state)
+		return;
+	WRITE_ONCE(test_scan_state, 1);
+	msleep(test_scan_delay_ms);
+	pr_info("test: scan resumes after %u ms\n", test_scan_delay_ms);
+}
+
+void kreloc_hook_scan_done(void)
+{
+	WRITE_ONCE(test_scan_state, 2);
+}
+
+bool kreloc_hook_call_decoy(void)
+{
+	return test_call_decoy;
+}
+
+bool kreloc_hook_leak_offset(void)
+{
+	return test_leak_offset;
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kreloc_hooks.h - fault and delay hooks for the selftests.
+ *
+ * Only a test build (make KRELOC_TEST_HOOKS=1) has them, as module
+ * parameters prefixed test_ (see kreloc_hooks.c).  In every other build
+ * these are empty inlines and the parameters do not exist.
+ */
+#ifndef _KRELOC_HOOKS_H
+#define _KRELOC_HOOKS_H
+
+#include <linux/types.h>
+
+/* The steps of kreloc_init(), for test_fail_after=. */
+#define KRELOC_STEP_PARAMS	"params"
+#define KRELOC_STEP_CALLS	"calls"
+#define KRELOC_STEP_CORE	"core"
+#define KRELOC_STEP_MODULES	"modules"
+
+#ifdef KRELOC_TEST_HOOKS
+bool kreloc_hook_fail_alloc(void);
+int kreloc_hook_init_step(const char *step);
+void kreloc_hook_scan(const char *modname, bool live);
+void kreloc_hook_scan_done(void);
+bool kreloc_hook_call_decoy(void);
+bool kreloc_hook_leak_offset(void);
+#else
+static inline bool kreloc_hook_fail_alloc(void)
+{
+	return false;
+}
+
+static inline int kreloc_hook_init_step(const char *step)
+{
+	return 0;
+}
+
+static inline void kreloc_hook_scan(const char *modname, bool live)
+{
+}
+
+static inline void kreloc_hook_scan_done(void)
+{
+}
+
+static inline bool kreloc_hook_call_decoy(void)
+{
+	return false;
+}
+
+static inline bool kreloc_hook_leak_offset(void)
+{
+	return false;
+}
+#endif
+
+#endif /* _KRELOC_HOOKS_H */
