@@ -31,6 +31,9 @@ build system.map LINKED_SOURCE=system.map SYSTEM_MAP="$map"
 build vmlinux LINKED_SOURCE=vmlinux SYSTEM_MAP=/nonexistent VMLINUZ="${VMLINUZ:-$KIMAGE}"
 build arch LINKED_SOURCE=arch
 build othermap LINKED_SOURCE=system.map SYSTEM_MAP="$other_map"
+# The test build: fault and delay hooks (kreloc_hooks.c), vmlinux source.
+build hooks LINKED_SOURCE=vmlinux SYSTEM_MAP=/nonexistent VMLINUZ="${VMLINUZ:-$KIMAGE}" \
+	KRELOC_TEST_HOOKS=1
 
 make -s -C "$top/selftests/kreloc" KSFT_DIR="$ksft" OUTPUT="$work/stage/kreloc" \
 	CROSS_COMPILE="$CROSS_COMPILE" >&2
@@ -44,7 +47,8 @@ kargs=()
 [ "$KARCH" = x86 ] || kargs=(ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE")
 make -s -C "$KDIR" M="$work/build/test_module" "${kargs[@]}" modules >/dev/null 2>&1 ||
 	die "cannot build the test module"
-cp "$work/build/test_module/kreloc_test_mod.ko" "$work/stage/kreloc/"
+cp "$work/build/test_module/kreloc_test_mod.ko" \
+	"$work/build/test_module/kreloc_test_slowinit.ko" "$work/stage/kreloc/"
 modroot=$(mod_root "${MODDIR:-}")
 if [ -n "$modroot" ] && [ -n "$(find "$modroot/lib/modules/$KVER/kernel" -name 'dummy.ko*' 2>/dev/null)" ]; then
 	"$top/rig/stage-modules.sh" "$modroot" "$KVER" "$work/stage" dummy vfat bridge
@@ -62,16 +66,34 @@ run() {
 	"$@"
 	echo "KRELOC-TEST-END $name rc=$?"
 }
+ko=modules/vmlinux/kreloc.ko
+hooks=modules/hooks/kreloc.ko
+# After each scenario: nothing kreloc logged holds an address or the offset.
+dmesg_clean() {
+	run "dmesg-after-$1" ./kreloc_dmesg_test --ko "$ko" --name "$@"
+}
 for src in system.map vmlinux arch; do
 	run "core-$src" ./kreloc_core_test --ko "modules/$src/kreloc.ko" \
 		--source "$src" --map System.map
 done
 run core-othermap-refused ./kreloc_core_test --ko modules/othermap/kreloc.ko \
 	--source system.map --map System.map --expect mismatch
+dmesg_clean core
+run calls ./kreloc_calls_test --ko "$ko" --decoy-ko "$hooks"
+dmesg_clean calls
 dummy=$(find /lib/modules -name dummy.ko 2>/dev/null | head -1)
-run modules ./kreloc_modules_test --ko modules/vmlinux/kreloc.ko \
+run modules ./kreloc_modules_test --ko "$ko" \
 	--test-ko kreloc_test_mod.ko --dummy-ko "$dummy"
-run lookup ./kreloc_lookup_test --ko modules/vmlinux/kreloc.ko
+dmesg_clean modules
+run lookup ./kreloc_lookup_test --ko "$ko" --hooks-ko "$hooks"
+dmesg_clean lookup
+run init ./kreloc_init_test --hooks-ko "$hooks"
+dmesg_clean init
+run race ./kreloc_race_test --hooks-ko "$hooks" --slow-ko kreloc_test_slowinit.ko \
+	--test-ko kreloc_test_mod.ko --dummy-ko "$dummy"
+dmesg_clean race --leak-ko "$hooks"
+# Lockdown cannot be lowered again: last.
+run lockdown ./kreloc_lockdown_test --ko "$ko"
 EOT
 chmod +x "$work/stage/kreloc/job"
 

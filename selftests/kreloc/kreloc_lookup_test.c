@@ -2,12 +2,15 @@
 /*
  * kreloc_lookup_test - selftest of /sys/kernel/debug/kreloc/lookup.
  *
- *   kreloc_lookup_test --ko kreloc.ko [--samples 200] [--fuzz 10000]
+ *   kreloc_lookup_test --ko kreloc.ko [--hooks-ko kreloc-hooks.ko]
+ *                      [--samples 200] [--fuzz 10000]
  *
  * Compares lookup's answers with /proc/kallsyms and with where the kernel
  * itself puts a kprobe (/sys/kernel/debug/kprobes/list), places a kprobe
  * from an answer and checks that it fires, and feeds the file malformed
- * specs.  Knows the three ABIs: x86_64 (IBT), ppc64 ELFv1 (".sym" code,
+ * specs, checking that every failed write leaves exactly one line
+ * "ERR ERRNO-NAME reason" to read (ENOMEM through a test build's injected
+ * allocation failure).  Knows the three ABIs: x86_64 (IBT), ppc64 ELFv1 (".sym" code,
  * "sym" descriptor) and ppc64 ELFv2 (local entry, ftrace site).
  */
 #define _GNU_SOURCE
@@ -381,6 +384,106 @@ static void test_per_open(void)
 	ksft_test_result(ok, "answers are per open file\n");
 }
 
+/* The whole text a read of @fd returns from offset 0; NULL on error. */
+static char *read_back(int fd, int *err)
+{
+	static char buf[1024];
+	ssize_t n;
+
+	*err = 0;
+	if (lseek(fd, 0, SEEK_SET) < 0 || (n = read(fd, buf, sizeof(buf) - 1)) < 0) {
+		*err = errno;
+		return NULL;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * After a lookup of _text, write @len bytes at @spec to the same fd: the
+ * write must fail with @err and the next read return exactly one line
+ * "ERR @name reason"; the reason is copied to @reason.  With @inject, the
+ * test build's next allocation fails.
+ */
+static int err_line(int fd, const void *spec, size_t len, int err, const char *name,
+		    char *reason, size_t rlen, int inject)
+{
+	struct answer a;
+	char *text, want[32];
+	int e;
+
+	if (lookup_fd(fd, "_text", 5, &a)) {
+		ksft_print_msg("lookup of _text failed\n");
+		return -1;
+	}
+	if (inject && kr_set_module_param("kreloc", "test_fail_alloc", "1")) {
+		ksft_print_msg("cannot set test_fail_alloc: %s\n", strerror(errno));
+		return -1;
+	}
+	errno = 0;
+	if (write(fd, spec, len) >= 0 || errno != err) {
+		ksft_print_msg("write: %s, expected %s\n", strerror(errno), name);
+		return -1;
+	}
+	text = read_back(fd, &e);
+	snprintf(want, sizeof(want), "ERR %s ", name);
+	if (!text || strncmp(text, want, strlen(want)) || strchr(text, '\n') != text + strlen(text) - 1 ||
+	    strlen(text) <= strlen(want) + 1) {
+		ksft_print_msg("after %s: read %s\n", name, text ? text : strerror(e));
+		return -1;
+	}
+	ksft_print_msg("%s", text);
+	snprintf(reason, rlen, "%.*s", (int)(strlen(text) - 5), text + 4);
+	return 0;
+}
+
+static void test_err_lines(void)
+{
+	char reason[512], r2[512], *log;
+	int fd = open(LOOKUP, O_RDWR), e = 0, ok;
+
+	ok = fd >= 0 && !read_back(fd, &e) && e == ENODATA;
+	ksft_test_result(ok, "a read before any write: ENODATA\n");
+	ok = fd >= 0 && !err_line(fd, "kreloc_no_such_symbol_xyz", 25, ENOENT, "ENOENT",
+				  reason, sizeof(reason), 0);
+	log = kr_kmsg(-1, NULL);
+	ok = ok && log && strstr(log, reason);
+	if (!ok && log)
+		ksft_print_msg("dmesg lacks \"%s\"\n", reason);
+	free(log);
+	ksft_test_result(ok, "after ENOENT the next read is one line ERR ENOENT, the reason dmesg gives\n");
+	ok = fd >= 0 && !err_line(fd, "a b", 3, EINVAL, "EINVAL", r2, sizeof(r2), 0);
+	ksft_test_result(ok, "after EINVAL the next read is one line ERR EINVAL, not the earlier answer\n");
+	ok = fd >= 0 && !err_line(fd, (const void *)16, 5, EFAULT, "EFAULT", r2, sizeof(r2), 0);
+	ksft_test_result(ok, "after EFAULT the next read is one line ERR EFAULT, not the earlier answer\n");
+	if (fd >= 0)
+		close(fd);
+}
+
+/* ENOMEM, by a test build whose next allocation fails. */
+static void test_err_enomem(const char *ko, const char *hooks_ko)
+{
+	char reason[512];
+	int fd, ok;
+
+	if (!hooks_ko) {
+		ksft_test_result_skip("no test build given: ENOMEM is not injected\n");
+		return;
+	}
+	kr_unload_module("kreloc");
+	ok = !kr_load_module(hooks_ko, NULL) && (fd = open(LOOKUP, O_RDWR)) >= 0;
+	if (ok) {
+		struct answer a;
+
+		ok = !err_line(fd, "_stext", 6, ENOMEM, "ENOMEM", reason, sizeof(reason), 1) &&
+		     !lookup_fd(fd, "_stext", 6, &a);
+		close(fd);
+	}
+	kr_unload_module("kreloc");
+	kr_load_module(ko, NULL);
+	ksft_test_result(ok, "after an injected ENOMEM the next read is one line ERR ENOMEM; the next lookup works\n");
+}
+
 static void test_perm(void)
 {
 	pid_t pid = fork();
@@ -404,9 +507,10 @@ int main(int argc, char **argv)
 		{ "ko", required_argument, NULL, 'k' },
 		{ "samples", required_argument, NULL, 's' },
 		{ "fuzz", required_argument, NULL, 'f' },
+		{ "hooks-ko", required_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *ko = NULL;
+	const char *ko = NULL, *hooks_ko = NULL;
 	struct stat st;
 	int c;
 
@@ -415,6 +519,7 @@ int main(int argc, char **argv)
 		case 'k': ko = optarg; break;
 		case 's': samples = atoi(optarg); break;
 		case 'f': fuzz = atoi(optarg); break;
+		case 'h': hooks_ko = optarg; break;
 		default: return 2;
 		}
 	}
@@ -423,7 +528,7 @@ int main(int argc, char **argv)
 		ksft_exit_fail_msg("usage: --ko KO\n");
 	if (geteuid())
 		ksft_exit_skip("must be run as root\n");
-	ksft_set_plan(13);
+	ksft_set_plan(18);
 	kr_unload_module("kreloc");
 	ksft_test_result(!kr_load_module(ko, NULL) && !stat(LOOKUP, &st) &&
 			 (st.st_mode & 0777) == 0600, "load; lookup is 0600\n");
@@ -432,6 +537,7 @@ int main(int argc, char **argv)
 	abi_v1 = sysmap_lookup(&ks, ".kernel_clone") != NULL;
 	ksft_print_msg("%s\n", abi_v1 ? "ppc64 ELF ABIv1: dot symbols" : "no dot symbols");
 	collect_candidates();
+	test_err_lines();
 	test_sampled();
 	test_markers();
 	test_probe_addresses();
@@ -441,6 +547,7 @@ int main(int argc, char **argv)
 	test_fuzz();
 	test_per_open();
 	test_perm();
+	test_err_enomem(ko, hooks_ko);
 	ksft_test_result(kr_unload_module("kreloc") == 0, "unload\n");
 	ksft_finished();
 }

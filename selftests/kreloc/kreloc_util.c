@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <elf.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <linux/capability.h>
 #include "kreloc_util.h"
@@ -153,4 +155,191 @@ int kr_set_effective_caps(uint64_t caps)
 int kr_drop_syslog(void)
 {
 	return kr_set_effective_caps(~(1ULL << CAP_SYSLOG));
+}
+
+int kr_kcore_read(uint64_t addr, void *buf, size_t len)
+{
+	int fd = open("/proc/kcore", O_RDONLY | O_CLOEXEC), ret = -1;
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	unsigned int i;
+
+	if (fd < 0)
+		return -1;
+	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64)
+		goto out;
+	for (i = 0; i < eh.e_phnum; i++) {
+		if (pread(fd, &ph, sizeof(ph), eh.e_phoff + (uint64_t)i * eh.e_phentsize) !=
+		    sizeof(ph))
+			goto out;
+		if (ph.p_type != PT_LOAD || addr < ph.p_vaddr ||
+		    addr + len > ph.p_vaddr + ph.p_memsz)
+			continue;
+		if (pread(fd, buf, len, ph.p_offset + (addr - ph.p_vaddr)) == (ssize_t)len)
+			ret = 0;
+		break;
+	}
+out:
+	close(fd);
+	return ret;
+}
+
+int kr_elf_section_size(const char *path, const char *name, uint64_t *size)
+{
+	size_t len;
+	char *f = kr_read_file(path, &len);
+	const Elf64_Ehdr *eh = (const void *)f;
+	const Elf64_Shdr *sh, *strtab;
+	unsigned int i;
+	int ret = -1;
+
+	if (!f)
+		return -1;
+	if (len < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_shoff + (uint64_t)eh->e_shnum * sizeof(*sh) > len ||
+	    eh->e_shstrndx >= eh->e_shnum)
+		goto out;
+	sh = (const void *)(f + eh->e_shoff);
+	strtab = &sh[eh->e_shstrndx];
+	for (i = 0; i < eh->e_shnum; i++) {
+		if (strtab->sh_offset + sh[i].sh_name >= len)
+			continue;
+		if (!strcmp(f + strtab->sh_offset + sh[i].sh_name, name)) {
+			*size = sh[i].sh_size;
+			ret = 0;
+			break;
+		}
+	}
+out:
+	free(f);
+	return ret;
+}
+
+int kr_module_section(const char *mod, const char *sect, uint64_t *addr)
+{
+	char path[256], *v;
+	int ret;
+
+	snprintf(path, sizeof(path), "/sys/module/%s/sections/%s", mod, sect);
+	v = kr_read_file(path, NULL);
+	if (!v)
+		return -1;
+	v[strcspn(v, "\n")] = '\0';
+	ret = kr_hex(v, addr) ? -1 : 0;
+	free(v);
+	return ret;
+}
+
+int kr_module_param(const char *mod, const char *param, char *buf, size_t len)
+{
+	char path[256], *v;
+	int ret = -1;
+
+	snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s", mod, param);
+	v = kr_read_file(path, NULL);
+	if (!v)
+		return -1;
+	v[strcspn(v, "\n")] = '\0';
+	if (strlen(v) < len) {
+		strcpy(buf, v);
+		ret = 0;
+	}
+	free(v);
+	return ret;
+}
+
+int kr_write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CREAT, 0600), e;
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, s, strlen(s));
+	e = errno;
+	close(fd);
+	errno = e;
+	return n == (ssize_t)strlen(s) ? 0 : -1;
+}
+
+int kr_set_module_param(const char *mod, const char *param, const char *val)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s", mod, param);
+	return kr_write_file(path, val);
+}
+
+int kr_load_module_async(const char *ko, const char *params)
+{
+	pid_t pid = fork();
+
+	if (!pid)
+		_exit(kr_load_module(ko, params) ? (errno & 0xff) : 0);
+	return pid;
+}
+
+int kr_wait_load(int pid)
+{
+	int st;
+
+	if (pid <= 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+char *kr_kmsg(long long after, long long *last)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	size_t len = 0, cap = 0;
+	char rec[8192], *out = NULL;
+	ssize_t n;
+
+	if (fd < 0)
+		return NULL;
+	if (last)
+		*last = after;
+	while ((n = read(fd, rec, sizeof(rec) - 1)) > 0 || (n < 0 && errno == EPIPE)) {
+		long long seq;
+		char *msg;
+		size_t mlen;
+
+		if (n < 0)
+			continue;	/* overwritten records */
+		rec[n] = '\0';
+		/* "PRI,SEQ,TIME,FLAGS;MESSAGE\n[ continuation lines]" */
+		if (sscanf(rec, "%*d,%lld,", &seq) != 1 || !(msg = strchr(rec, ';')))
+			continue;
+		if (last)
+			*last = seq;
+		if (seq <= after)
+			continue;
+		msg++;
+		mlen = strcspn(msg, "\n");
+		if (len + mlen + 2 > cap) {
+			char *nb = realloc(out, cap + mlen + 65536);
+
+			if (!nb)
+				break;
+			out = nb;
+			cap += mlen + 65536;
+		}
+		memcpy(out + len, msg, mlen);
+		len += mlen;
+		out[len++] = '\n';
+	}
+	close(fd);
+	if (!out)
+		out = calloc(1, 1);
+	else
+		out[len] = '\0';
+	return out;
+}
+
+int kr_kmsg_splat(const char *log)
+{
+	return strstr(log, "Oops") || strstr(log, "BUG:") || strstr(log, "WARNING: CPU:") ||
+	       strstr(log, "general protection") || strstr(log, "Call Trace");
 }

@@ -28,4 +28,39 @@ int kr_set_effective_caps(uint64_t caps);
 /* Keep every capability but CAP_SYSLOG. */
 int kr_drop_syslog(void);
 
+/*
+ * Read @len bytes of kernel memory at virtual address @addr from
+ * /proc/kcore (the kernel's own view, independent of kreloc); 0 or -1.
+ */
+int kr_kcore_read(uint64_t addr, void *buf, size_t len);
+
+/* Size of section @name in the ELF file @path (a .ko); 0 or -1. */
+int kr_elf_section_size(const char *path, const char *name, uint64_t *size);
+
+/* Runtime address of /sys/module/@mod/sections/@sect; 0 or -1. */
+int kr_module_section(const char *mod, const char *sect, uint64_t *addr);
+
+/* A module parameter's value, as text without the newline; 0 or -1. */
+int kr_module_param(const char *mod, const char *param, char *buf, size_t len);
+/* Write a module parameter; 0 or -1. */
+int kr_set_module_param(const char *mod, const char *param, const char *val);
+
+/* Load in a child process: returns its pid; kr_wait_load() its result. */
+int kr_load_module_async(const char *ko, const char *params);
+/* 0 if the child's load succeeded, else the errno it failed with. */
+int kr_wait_load(int pid);
+
+/* Write @s to @path (O_TRUNC); 0 or -1 with errno. */
+int kr_write_file(const char *path, const char *s);
+
+/*
+ * The kernel log from /dev/kmsg, one message per line, from the message
+ * after sequence number @after (-1: from the start); *last is set to the
+ * last sequence number read.  Returns malloc'ed text or NULL.
+ */
+char *kr_kmsg(long long after, long long *last);
+
+/* Oops, BUG, WARNING or general protection fault in @log: 1, else 0. */
+int kr_kmsg_splat(const char *log);
+
 #endif

@@ -18,7 +18,6 @@ static int __init kreloc_test_init(void)
 	void *code = dereference_function_descriptor(kreloc_test_init);
 
 	init_addr = (unsigned long)code;
-	pr_info("kreloc_test_mod: init function at %px\n", code);
 	return 0;
 }
 

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kreloc_init_test - a failing kreloc init leaves nothing behind and no
+ * file that was open across it.
+ *
+ *   kreloc_init_test --hooks-ko kreloc-hooks.ko
+ *
+ * A debugfs file opened while a module's init runs pins nothing: the
+ * module is COMING, try_module_get() succeeds, and when init fails the
+ * kernel frees the module whatever its reference count.  Closing such a
+ * file afterwards calls into freed code.  So kreloc creates its files only
+ * after every step that can fail.  With the test build's
+ * test_fail_after=STEP test_fail_delay_ms=M, init sleeps M ms after STEP
+ * and fails; meanwhile this test opens every file it can find and holds
+ * it across the failure, then reads and closes it.  Output is KTAP.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "kselftest.h"
+#include "kreloc_util.h"
+
+#define MAX_FDS 256
+
+static const char * const steps[] = { "params", "calls", "core", "modules" };
+
+static int fds[MAX_FDS], nr_fds;
+static char opened[MAX_FDS][64];
+
+static int is_open(const char *name)
+{
+	int i;
+
+	for (i = 0; i < nr_fds; i++)
+		if (!strcmp(opened[i], name))
+			return 1;
+	return 0;
+}
+
+static void try_open(const char *dir, const char *name)
+{
+	char path[512];
+	int fd;
+
+	if (nr_fds == MAX_FDS || is_open(name))
+		return;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, !strcmp(name, "lookup") ? O_RDWR : O_RDONLY);
+	if (fd < 0)
+		return;
+	snprintf(opened[nr_fds], sizeof(opened[0]), "%s", name);
+	fds[nr_fds++] = fd;
+}
+
+/* Open whatever kreloc has published so far. */
+static void open_all(void)
+{
+	static const char * const top[] = { "info", "sections", "anchors", "modules", "lookup" };
+	struct dirent *de;
+	size_t i;
+	DIR *d;
+
+	for (i = 0; i < ARRAY_SIZE(top); i++)
+		try_open(KRELOC_DIR, top[i]);
+	d = opendir(KRELOC_DIR "/module");
+	while (d && (de = readdir(d)))
+		if (de->d_name[0] != '.')
+			try_open(KRELOC_DIR "/module", de->d_name);
+	if (d)
+		closedir(d);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void fail_after(const char *ko, const char *step)
+{
+	char params[128], buf[256], *log;
+	long long seq;
+	double t0;
+	int pid, err, i, splat;
+	struct stat st;
+
+	free(kr_kmsg(-1, &seq));
+	kr_unload_module("kreloc");
+	snprintf(params, sizeof(params), "test_fail_after=%s test_fail_delay_ms=1500", step);
+	pid = kr_load_module_async(ko, params);
+	nr_fds = 0;
+	/* Until the load has surely failed: the delay, and some margin. */
+	for (t0 = now(); now() - t0 < 2.5; usleep(20000))
+		open_all();
+	err = kr_wait_load(pid);
+	for (i = 0; i < nr_fds; i++) {
+		ksft_print_msg("held %s open across the failed init\n", opened[i]);
+		if (read(fds[i], buf, sizeof(buf)) < 0)
+			ksft_print_msg("  read after it: %s\n", strerror(errno));
+		close(fds[i]);
+	}
+	log = kr_kmsg(seq, NULL);
+	splat = !log || kr_kmsg_splat(log);
+	if (splat && log)
+		ksft_print_msg("dmesg:\n%s", log);
+	free(log);
+	ksft_test_result(err == ENOTRECOVERABLE && !nr_fds && stat(KRELOC_DIR, &st) && !splat,
+			 "init failing after step %s: load fails (%s), no file could be opened during it, no debugfs entry left, no Oops\n",
+			 step, err > 0 ? strerror(err) : err ? "?" : "loaded");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "hooks-ko", required_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *ko = NULL;
+	struct stat st;
+	size_t i;
+	int c, ok;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h': ko = optarg; break;
+		default: return 2;
+		}
+	}
+	ksft_print_header();
+	if (!ko)
+		ksft_exit_fail_msg("usage: --hooks-ko KO\n");
+	if (geteuid())
+		ksft_exit_skip("must be run as root\n");
+	ksft_set_plan(ARRAY_SIZE(steps) + 2);
+
+	for (i = 0; i < ARRAY_SIZE(steps); i++)
+		fail_after(ko, steps[i]);
+
+	kr_unload_module("kreloc");
+	errno = 0;
+	ok = kr_load_module(ko, "history=100000") && errno == EINVAL && stat(KRELOC_DIR, &st);
+	ksft_test_result(ok, "history=100000 is refused (EINVAL) before anything is created\n");
+	ok = !kr_load_module(ko, NULL) && !stat(KRELOC_DIR "/info", &st) &&
+	     !kr_unload_module("kreloc");
+	ksft_test_result(ok, "after all that, kreloc loads and unloads normally\n");
+	ksft_finished();
+}

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kreloc_lockdown_test - kreloc under kernel lockdown, raised at run time.
+ *
+ *   kreloc_lockdown_test --ko kreloc.ko
+ *
+ * Lockdown can only be raised, so this test must run last in a boot.  It
+ * loads kreloc, opens lookup, then writes "integrity" and later
+ * "confidentiality" to /sys/kernel/security/lockdown.  At each level:
+ *   - the 0400 files still open and read (debugfs lets read-only files be);
+ *   - a fresh open of lookup (0600) gets EPERM from debugfs;
+ *   - a write to the lookup fd opened before lockdown gets EPERM from
+ *     kreloc itself, and the next read is "ERR EPERM lockdown ...";
+ *   - dmesg says that lockdown refused it.
+ * Output is KTAP.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "kselftest.h"
+#include "kreloc_util.h"
+
+#define LOCKDOWN "/sys/kernel/security/lockdown"
+#define LOOKUP KRELOC_DIR "/lookup"
+
+static int read_only_files_ok(void)
+{
+	static const char * const f[] = { "info", "sections", "anchors", "modules",
+					   "module/kreloc" };
+	size_t i;
+	int bad = 0;
+
+	for (i = 0; i < ARRAY_SIZE(f); i++) {
+		char path[128], *t;
+
+		snprintf(path, sizeof(path), KRELOC_DIR "/%s", f[i]);
+		t = kr_read_file(path, NULL);
+		if (!t || !*t) {
+			ksft_print_msg("%s: %s\n", path, strerror(errno));
+			bad = 1;
+		}
+		free(t);
+	}
+	return bad ? -1 : 0;
+}
+
+static void at_level(const char *level, int fd)
+{
+	char buf[512], *log;
+	long long seq;
+	ssize_t n;
+	int fresh, err;
+
+	free(kr_kmsg(-1, &seq));
+	if (kr_write_file(LOCKDOWN, level)) {
+		ksft_exit_fail_msg("cannot raise lockdown to %s: %s\n", level, strerror(errno));
+		return;
+	}
+	log = kr_read_file(LOCKDOWN, NULL);
+	ksft_print_msg("%s: %s", LOCKDOWN, log ? log : "?\n");
+	free(log);
+
+	ksft_test_result(!read_only_files_ok(),
+			 "%s: info, sections, anchors, modules, module/kreloc still read\n", level);
+	fresh = open(LOOKUP, O_RDWR);
+	err = errno;
+	if (fresh >= 0)
+		close(fresh);
+	ksft_test_result(fresh < 0 && err == EPERM, "%s: a fresh open of lookup: EPERM (debugfs)\n",
+			 level);
+
+	errno = 0;
+	n = write(fd, "_text", 5);
+	err = errno;
+	buf[0] = '\0';
+	if (lseek(fd, 0, SEEK_SET) == 0 && (n = read(fd, buf, sizeof(buf) - 1)) >= 0)
+		buf[n] = '\0';
+	ksft_print_msg("write to the earlier fd: %s; read: %s", strerror(err), buf);
+	ksft_test_result(err == EPERM && !strncmp(buf, "ERR EPERM lockdown", 18),
+			 "%s: a write to lookup opened before: EPERM, read gives ERR EPERM lockdown\n",
+			 level);
+	log = kr_kmsg(seq, NULL);
+	ksft_test_result(log && strstr(log, "kreloc: lookup: EPERM lockdown"),
+			 "%s: dmesg names lockdown as the reason\n", level);
+	free(log);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "ko", required_argument, NULL, 'k' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *ko = NULL;
+	char buf[256];
+	int c, fd;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'k': ko = optarg; break;
+		default: return 2;
+		}
+	}
+	ksft_print_header();
+	if (!ko)
+		ksft_exit_fail_msg("usage: --ko KO\n");
+	if (geteuid())
+		ksft_exit_skip("must be run as root\n");
+	mount("securityfs", "/sys/kernel/security", "securityfs", 0, NULL);
+	if (access(LOCKDOWN, W_OK))
+		ksft_exit_skip("%s: %s\n", LOCKDOWN, strerror(errno));
+	ksft_set_plan(10);
+
+	kr_unload_module("kreloc");
+	fd = -1;
+	if (!kr_load_module(ko, NULL))
+		fd = open(LOOKUP, O_RDWR);
+	ksft_test_result(fd >= 0 && write(fd, "_text", 5) == 5 &&
+			 lseek(fd, 0, SEEK_SET) == 0 && read(fd, buf, sizeof(buf)) > 0,
+			 "load; lookup works before lockdown\n");
+	at_level("integrity", fd);
+	at_level("confidentiality", fd);
+	close(fd);
+	ksft_test_result(!kr_unload_module("kreloc"), "unload under lockdown\n");
+	ksft_finished();
+}
