@@ -102,6 +102,7 @@ int kelf_parse(struct kelf *e, unsigned char *d, size_t len)
 			k->addr = g64(e, s + offsetof(Elf64_Shdr, sh_addr));
 			k->offset = g64(e, s + offsetof(Elf64_Shdr, sh_offset));
 			k->size = g64(e, s + offsetof(Elf64_Shdr, sh_size));
+			k->link = g32(e, s + offsetof(Elf64_Shdr, sh_link));
 			k->name = (const char *)(uintptr_t)g32(e, s + offsetof(Elf64_Shdr, sh_name));
 		} else {
 			k->type = g32(e, s + offsetof(Elf32_Shdr, sh_type));
@@ -109,6 +110,7 @@ int kelf_parse(struct kelf *e, unsigned char *d, size_t len)
 			k->addr = g32(e, s + offsetof(Elf32_Shdr, sh_addr));
 			k->offset = g32(e, s + offsetof(Elf32_Shdr, sh_offset));
 			k->size = g32(e, s + offsetof(Elf32_Shdr, sh_size));
+			k->link = g32(e, s + offsetof(Elf32_Shdr, sh_link));
 			k->name = (const char *)(uintptr_t)g32(e, s + offsetof(Elf32_Shdr, sh_name));
 		}
 	}
@@ -182,6 +184,40 @@ const struct kelf_section *kelf_section(const struct kelf *e, const char *name)
 		if (!strcmp(e->secs[i].name, name))
 			return &e->secs[i];
 	return NULL;
+}
+
+int kelf_unique_object(const struct kelf *e, const char *name, uint64_t *addr)
+{
+	size_t esz = e->is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym), i, j;
+	int found = 0;
+
+	for (i = 0; i < e->nr_secs; i++) {
+		const struct kelf_section *sym = &e->secs[i], *str;
+
+		if (sym->type != SHT_SYMTAB || sym->link >= e->nr_secs)
+			continue;
+		str = &e->secs[sym->link];
+		if (sym->offset > e->len || sym->size > e->len - sym->offset ||
+		    str->offset > e->len || str->size > e->len - str->offset || !str->size)
+			continue;
+		for (j = 0; j + esz <= sym->size; j += esz) {
+			const unsigned char *s = e->data + sym->offset + j;
+			uint32_t nm = g32(e, s);
+			unsigned char info = s[e->is64 ? offsetof(Elf64_Sym, st_info) :
+					     offsetof(Elf32_Sym, st_info)];
+			const char *n;
+
+			if (ELF64_ST_TYPE(info) != STT_OBJECT || nm >= str->size)
+				continue;
+			n = (const char *)e->data + str->offset + nm;
+			if (!memchr(n, '\0', str->size - nm) || strcmp(n, name))
+				continue;
+			*addr = e->is64 ? g64(e, s + offsetof(Elf64_Sym, st_value)) :
+				g32(e, s + offsetof(Elf32_Sym, st_value));
+			found++;
+		}
+	}
+	return found == 1 ? 0 : -1;
 }
 
 int kelf_build_id(const struct kelf *e, const unsigned char **id)

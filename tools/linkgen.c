@@ -152,6 +152,18 @@ int linkgen_from_sysmap(struct linkgen *lg, struct sysmap *map)
 		    add_anchor(lg, s->name, s->addr, sysmap_markers[i].group))
 			return -1;
 	}
+	/*
+	 * The kernel's module list head (kernel/module/main.c "modules"), so
+	 * the module can find it exactly where kallsyms has no data symbols.
+	 */
+	{
+		const struct sysmap_sym *s = sysmap_find(map, "modules");
+
+		if (s && sysmap_count(map, "modules") == 1 && strchr("dDbB", s->type)) {
+			lg->modules = s->addr;
+			lg->have_modules = 1;
+		}
+	}
 	/* Ordinary symbols spread evenly over each group's extent. */
 	for (g = 0; g < KRELOC_NR_GROUPS; g++) {
 		const struct kreloc_linked_section *sec = &lg->sec[g];
@@ -294,6 +306,9 @@ int linkgen_from_elf(struct linkgen *lg, const struct kelf *elf)
 			       s->addr + (elf_markers[i].at_end ? s->size : 0), g))
 			return -1;
 	}
+	/* The module list head, where the ELF file kept its symbol table. */
+	if (!kelf_unique_object(elf, "modules", &lg->modules))
+		lg->have_modules = 1;
 	n = kelf_build_id(elf, &id);
 	if (n > 0 && n <= (int)sizeof(lg->build_id)) {
 		memcpy(lg->build_id, id, n);
@@ -339,6 +354,9 @@ int linkgen_write(const struct linkgen *lg, FILE *out, const char *source_file,
 			fprintf(out, "%s0x%02x", g ? ", " : " ", lg->build_id[g]);
 		fprintf(out, "\n");
 	}
+	if (lg->have_modules)
+		fprintf(out, "#define KRELOC_GEN_MODULES_LINKED 0x%016" PRIx64 "ULL\n",
+			lg->modules);
 	fprintf(out, "\nstatic const struct kreloc_linked_section kreloc_gen_sections[KRELOC_NR_GROUPS] = {\n");
 	for (g = 0; g < KRELOC_NR_GROUPS; g++)
 		if (lg->sec[g].known)

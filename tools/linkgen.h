@@ -22,6 +22,8 @@ struct linkgen {
 		int group;
 	} anchors[LINKGEN_MAX_ANCHORS];
 	unsigned int nr;
+	uint64_t modules;	/* link-time address of the module list head */
+	int have_modules;
 	unsigned char build_id[20];
 	int build_id_len;
 	char err[256];

@@ -98,6 +98,8 @@ struct mapgen {
 
 #define GEN_PLACEHOLDER	1	/* Debian's placeholder line first */
 #define GEN_BAD_RODATA	2	/* __end_rodata below __start_rodata */
+#define GEN_TWO_MODULES	4	/* a second "modules" symbol */
+#define MODULES_ADDR	(DATA_S + 0x80)
 
 /* Write the synthetic System.map. */
 static char *gen_map(struct mapgen *mg, int flags, size_t *len)
@@ -129,6 +131,9 @@ static char *gen_map(struct mapgen *mg, int flags, size_t *len)
 
 	sym(f, DATA_S, 'D', "_sdata");
 	sym(f, DATA_S + 0x40, 'd', "shared_name");
+	sym(f, MODULES_ADDR, 'd', "modules");
+	if (flags & GEN_TWO_MODULES)
+		sym(f, DATA_S + 0x100, 'b', "modules");
 	mg->good[KRELOC_DATA] = gen_group(f, "data", DATA_S, DATA_E, "Dd", 40);
 	sym(f, DATA_E, 'D', "_edata");
 
@@ -1386,6 +1391,36 @@ static void test_write_sysmap_and_arch(void)
 	free(out);
 }
 
+/* The module list head: emitted only when the map has exactly one. */
+static void test_sysmap_module_list(void)
+{
+	struct linkgen lg;
+	struct sysmap map;
+	struct mapgen mg;
+	size_t len;
+	char *text, *out;
+	int flags, ret;
+
+	for (flags = 0; flags <= GEN_TWO_MODULES; flags += GEN_TWO_MODULES) {
+		text = gen_map(&mg, flags, &len);
+		REQUIRE(text != NULL);
+		REQUIRE(read_map(&map, text, len) == 0);
+		CHECK_INT(linkgen_from_sysmap(&lg, &map), 0);
+		CHECK_INT(lg.have_modules, !flags);
+		out = write_to_string(&lg, "/boot/System.map-x", "x", &ret, &len);
+		CHECK_INT(ret, 0);
+		if (!flags) {
+			CHECK(lg.modules == MODULES_ADDR);
+			CHECK(out && has_line(out, "#define KRELOC_GEN_MODULES_LINKED 0xffffffff82800080ULL"));
+		} else {
+			CHECK(out && !strstr(out, "KRELOC_GEN_MODULES_LINKED"));
+		}
+		free(out);
+		sysmap_free(&map);
+		free(text);
+	}
+}
+
 static void test_write_rejects_unsafe_strings(void)
 {
 	static const char * const bad[] = {
@@ -1433,6 +1468,7 @@ static const struct unit_case cases[] = {
 	UNIT_CASE(test_sysmap_anchors),
 	UNIT_CASE(test_sysmap_rejects),
 	UNIT_CASE(test_sysmap_without_text),
+	UNIT_CASE(test_sysmap_module_list),
 	UNIT_CASE(test_elf_x86),
 	UNIT_CASE(test_elf_ppc64_big_endian),
 	UNIT_CASE(test_elf32),
