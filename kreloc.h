@@ -31,15 +31,17 @@ struct kreloc_linked {
 	struct kreloc_linked_section sec[KRELOC_NR_GROUPS];
 	const struct kreloc_linked_anchor *anchors;
 	unsigned int nr_anchors;
+	u64 modules;			/* link-time address of "modules" */
+	bool have_modules;
 };
 
 const struct kreloc_linked *kreloc_linked_get(void);
 
 /* kreloc_ksym.c: runtime symbol addresses. */
 int kreloc_ksym_init(void);
+void kreloc_ksym_exit(void);
 unsigned long kreloc_ksym_lookup(const char *name);
-struct kreloc_arch_fn;
-void *kreloc_ksym_func(const char *name, struct kreloc_arch_fn *fn);
+unsigned long kreloc_ksym_code(const char *name);
 unsigned long kreloc_ksym_lookup_fn_addr(void);
 bool kreloc_may_see_addresses(const struct file *file);
 bool kreloc_show_value_exact(void);
@@ -66,6 +68,7 @@ int kreloc_core_init(struct kreloc_core *core);
 void kreloc_core_exit(struct kreloc_core *core);
 bool kreloc_init_freed(void);
 const char *kreloc_core_section_of(unsigned long addr);
+bool kreloc_core_kernel_offset(u64 *off);
 
 /* kreloc_debugfs.c: the public interface. */
 struct dentry;
@@ -76,5 +79,9 @@ struct dentry *kreloc_debugfs_module_file(const char *name);
 void kreloc_debugfs_remove(struct dentry *dentry);
 struct seq_file;
 void kreloc_seq_num(struct seq_file *m, bool valid, unsigned long long v, bool hex);
+
+/* An errno's name as the kernel's %pe prints it, without the '-'. */
+#define KRELOC_ERRNAME_LEN	24
+const char *kreloc_errname(int err, char *buf);
 
 #endif /* _KRELOC_H */

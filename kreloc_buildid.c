@@ -9,6 +9,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "kreloc.h"
+#include "kreloc_alloc.h"
 
 #define KRELOC_NOTES_MAX	65536
 
@@ -36,7 +37,7 @@ static int kreloc_build_id_from_sysfs(u8 *id)
 
 	if (IS_ERR(f))
 		return PTR_ERR(f);
-	buf = kmalloc(KRELOC_NOTES_MAX, GFP_KERNEL);
+	buf = kreloc_zalloc(KRELOC_NOTES_MAX);
 	if (!buf) {
 		filp_close(f, NULL);
 		return -ENOMEM;

@@ -8,6 +8,7 @@
 #include <linux/module.h>
 #include <linux/string.h>
 #include "kreloc.h"
+#include "kreloc_call.h"
 #include "kreloc_compat.h"
 #include "kreloc_arch/kreloc_arch.h"
 
@@ -93,17 +94,17 @@ bool kreloc_compat_init_released(const struct module *mod)
 
 #endif
 
-/* Symbol counting: the prototypes come from the headers of the target. */
-static typeof(kallsyms_on_each_match_symbol) *kreloc_each_match;
-static typeof(module_kallsyms_on_each_symbol) *kreloc_mod_each;
-static struct kreloc_arch_fn kreloc_each_match_fn, kreloc_mod_each_fn;
+/*
+ * Symbol counting: the prototypes come from the headers of the target; the
+ * calls are static calls (kreloc_call.h), never through a pointer.
+ */
+KRELOC_CALL_DEFINE(kallsyms_on_each_match_symbol);
+KRELOC_CALL_DEFINE(module_kallsyms_on_each_symbol);
 
 void kreloc_compat_init(void)
 {
-	kreloc_each_match = kreloc_ksym_func("kallsyms_on_each_match_symbol",
-					     &kreloc_each_match_fn);
-	kreloc_mod_each = kreloc_ksym_func("module_kallsyms_on_each_symbol",
-					   &kreloc_mod_each_fn);
+	kreloc_call_install(&KRELOC_CALL(kallsyms_on_each_match_symbol));
+	kreloc_call_install(&KRELOC_CALL(module_kallsyms_on_each_symbol));
 }
 
 struct kreloc_count {
@@ -130,7 +131,8 @@ static int kreloc_count_mod(void *data, const char *name, unsigned long addr)
 
 static void kreloc_count_modules(struct kreloc_count *c)
 {
-	kreloc_mod_each(*c->mod ? c->mod : NULL, kreloc_count_mod, c);
+	kreloc_call(module_kallsyms_on_each_symbol)(*c->mod ? c->mod : NULL,
+						    kreloc_count_mod, c);
 }
 #else
 static int kreloc_count_mod(void *data, const char *name, struct module *mod,
@@ -146,7 +148,7 @@ static int kreloc_count_mod(void *data, const char *name, struct module *mod,
 
 static void kreloc_count_modules(struct kreloc_count *c)
 {
-	kreloc_mod_each(kreloc_count_mod, c);
+	kreloc_call(module_kallsyms_on_each_symbol)(kreloc_count_mod, c);
 }
 #endif
 
@@ -154,10 +156,11 @@ int kreloc_compat_count_symbol(const char *mod, const char *name)
 {
 	struct kreloc_count c = { .mod = mod, .name = name };
 
-	if (!kreloc_each_match || !kreloc_mod_each)
+	if (!kreloc_call_ready(kallsyms_on_each_match_symbol) ||
+	    !kreloc_call_ready(module_kallsyms_on_each_symbol))
 		return -EOPNOTSUPP;
 	if (!*mod)
-		kreloc_each_match(kreloc_count_match, name, &c);
+		kreloc_call(kallsyms_on_each_match_symbol)(kreloc_count_match, name, &c);
 	kreloc_count_modules(&c);
 	return c.n;
 }

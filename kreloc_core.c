@@ -7,13 +7,21 @@
  * whose anchors disagree, or any group at all when the build id of the
  * link-time source is not the running kernel's, is a mismatch and publishes
  * no offset.
+ *
+ * Nothing here prints an address or an offset: the kernel log is readable
+ * by more than those kallsyms_show_value() lets see them.  A mismatch names
+ * the anchors that disagree; the numbers are in debugfs "anchors".
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/printk.h>
 #include "kreloc.h"
+#include "kreloc_alloc.h"
+#include "kreloc_hooks.h"
+#include "lib/kreloc_symstr.h"
 #include "kreloc_arch/kreloc_arch.h"
 
 /* Report at most this many disagreeing anchors per group. */
@@ -48,6 +56,22 @@ const char *kreloc_core_section_of(unsigned long addr)
 	return NULL;
 }
 
+/**
+ * kreloc_core_kernel_offset() - the published offset of the whole image
+ * @off:	set to KERNELOFFSET
+ *
+ * Return: true if STATUS=ok (every anchor group agrees).
+ */
+bool kreloc_core_kernel_offset(u64 *off)
+{
+	const struct kreloc_core *core = kreloc_the_core;
+
+	if (!core || !core->kernel_offset_valid)
+		return false;
+	*off = core->kernel_offset;
+	return true;
+}
+
 bool kreloc_init_freed(void)
 {
 	return system_state >= SYSTEM_FREEING_INITMEM;
@@ -58,11 +82,11 @@ static void kreloc_report_mismatch(const struct kreloc_core *core,
 {
 	const struct kreloc_linked *l = core->linked;
 	const struct kreloc_group_result *r = &core->res[g];
+	const char *ref = NULL;
 	unsigned int i, n = 0;
-	bool first = true;
-	u64 ref = 0;
+	u64 ref_delta = 0;
 
-	pr_err("section %s: anchors disagree, no offset published\n",
+	pr_err("section %s: anchors disagree, no offset published (numbers in debugfs anchors)\n",
 	       kreloc_group_name(g));
 	for (i = 0; i < l->nr_anchors && n < KRELOC_MAX_REPORT; i++) {
 		u64 delta;
@@ -70,16 +94,11 @@ static void kreloc_report_mismatch(const struct kreloc_core *core,
 		if (l->anchors[i].group != g || !core->runtime[i])
 			continue;
 		delta = core->runtime[i] - l->anchors[i].linked;
-		if (first) {
-			ref = delta;
-			first = false;
-			pr_err("  %s linked 0x%llx runtime 0x%llx delta 0x%llx (reference)\n",
-			       l->anchors[i].name, l->anchors[i].linked,
-			       core->runtime[i], delta);
-		} else if (delta != ref) {
-			pr_err("  %s linked 0x%llx runtime 0x%llx delta 0x%llx disagrees\n",
-			       l->anchors[i].name, l->anchors[i].linked,
-			       core->runtime[i], delta);
+		if (!ref) {
+			ref = l->anchors[i].name;
+			ref_delta = delta;
+		} else if (delta != ref_delta) {
+			pr_err("  %s disagrees with %s\n", l->anchors[i].name, ref);
 			n++;
 		}
 	}
@@ -88,16 +107,18 @@ static void kreloc_report_mismatch(const struct kreloc_core *core,
 		       r->nr_found - r->nr_agree, r->nr_found);
 }
 
-static void kreloc_check_build_id(struct kreloc_core *core)
+static int kreloc_check_build_id(struct kreloc_core *core)
 {
 	const struct kreloc_linked *l = core->linked;
 
 	core->build_id_len = kreloc_running_build_id(core->build_id);
+	if (core->build_id_len == -ENOMEM)
+		return -ENOMEM;
 	if (!l->build_id)
-		return;
+		return 0;
 	if (core->build_id_len <= 0) {
 		pr_warn("running kernel's build id unknown; relying on anchors alone\n");
-		return;
+		return 0;
 	}
 	if (core->build_id_len != l->build_id_len ||
 	    memcmp(core->build_id, l->build_id, l->build_id_len)) {
@@ -106,31 +127,94 @@ static void kreloc_check_build_id(struct kreloc_core *core)
 		       core->build_id_len, core->build_id);
 		core->build_id_mismatch = true;
 	}
+	return 0;
+}
+
+/*
+ * Is anchor @name the vmlinux symbol at @addr?  sprint_symbol() (a binary
+ * search by address) must name it there at offset 0, and no module.
+ */
+static bool kreloc_core_is_at(const char *name, unsigned long addr, char *buf)
+{
+	u64 off;
+
+	sprint_symbol(buf, addr);
+	return !strchr(buf, '[') && !kreloc_symstr_offset(buf, name, &off) && !off;
+}
+
+/*
+ * Runtime address of anchor @name in vmlinux, or 0.
+ *
+ * First at @guess, its link-time address plus the delta its section showed
+ * so far: kallsyms_lookup_name() searches linearly on v6.1 (v6.2 sorted
+ * the names), and asking it for every anchor was most of kreloc's load time
+ * there.  Anchors are names that occur once, so a symbol of that name at
+ * offset 0 of @guess is the one kallsyms_lookup_name() would return.
+ *
+ * Else by name.  kallsyms_lookup_name() falls back to the modules' symbols,
+ * so an anchor missing from vmlinux's kallsyms (no KALLSYMS_ALL) could
+ * resolve to a module symbol of the same name: sprint_symbol() names the
+ * module ("[mod]") and such an answer is refused.  @buf holds
+ * KSYM_SYMBOL_LEN bytes.
+ */
+static u64 kreloc_core_resolve(const char *name, u64 guess, char *buf)
+{
+	unsigned long addr;
+	char *mod;
+
+	if (guess && !kreloc_hook_anchors_by_name() && kreloc_core_is_at(name, guess, buf))
+		return guess;
+	addr = kreloc_ksym_lookup(name);
+	if (!addr) {
+		pr_info("anchor %s not in kallsyms, skipped\n", name);
+		return 0;
+	}
+	sprint_symbol(buf, addr);
+	mod = strchr(buf, '[');
+	if (mod) {
+		pr_info("anchor %s is only a symbol of module %.*s, skipped\n", name,
+			(int)strcspn(mod + 1, "] "), mod + 1);
+		return 0;
+	}
+	return addr;
 }
 
 int kreloc_core_init(struct kreloc_core *core)
 {
 	const struct kreloc_linked *l = kreloc_linked_get();
+	u64 delta[KRELOC_NR_GROUPS];
+	bool any = false;
 	unsigned int i, g;
+	char *buf;
 	int bad;
 	u64 off;
 
 	memset(core, 0, sizeof(*core));
 	core->linked = l;
-	core->runtime = kcalloc(max(l->nr_anchors, 1U), sizeof(*core->runtime),
-				GFP_KERNEL);
-	if (!core->runtime)
+	core->runtime = kreloc_zalloc_array(max(l->nr_anchors, 1U), sizeof(*core->runtime));
+	buf = kreloc_zalloc(KSYM_SYMBOL_LEN);
+	if (!core->runtime || !buf) {
+		kfree(core->runtime);
+		kfree(buf);
 		return -ENOMEM;
+	}
 
 	for (i = 0; i < l->nr_anchors; i++) {
-		core->runtime[i] = kreloc_ksym_lookup(l->anchors[i].name);
-		if (!core->runtime[i])
-			pr_info("anchor %s not in kallsyms, skipped\n",
-				l->anchors[i].name);
-		if (!strcmp(l->anchors[i].name, kreloc_arch_ref_symbol())) {
-			core->ref_linked = l->anchors[i].linked;
+		const struct kreloc_linked_anchor *a = &l->anchors[i];
+
+		core->runtime[i] = kreloc_core_resolve(a->name, any ?
+						       a->linked + delta[a->group] : 0, buf);
+		if (!strcmp(a->name, kreloc_arch_ref_symbol())) {
+			core->ref_linked = a->linked;
 			core->ref_runtime = core->runtime[i];
 		}
+		if (!core->runtime[i])
+			continue;
+		/* The first delta seen is every section's first guess. */
+		for (g = 0; g < KRELOC_NR_GROUPS; g++)
+			if (!any || g == a->group)
+				delta[g] = core->runtime[i] - a->linked;
+		any = true;
 	}
 
 	bad = kreloc_calc_groups(l->anchors, core->runtime, l->nr_anchors,
@@ -151,15 +235,16 @@ int kreloc_core_init(struct kreloc_core *core)
 			if (core->res[g].status == KRELOC_OK)
 				core->res[g].status = KRELOC_MISMATCH;
 	} else if (kreloc_arch_single_delta() && !kreloc_calc_single_delta(core->res)) {
-		pr_err("sections moved by different deltas on an architecture that relocates by one:\n");
-		for (g = 0; g < KRELOC_NR_GROUPS; g++)
-			if (core->res[g].nr_found)
-				pr_err("  %s delta 0x%llx\n",
-				       kreloc_group_name(g), core->res[g].offset);
+		pr_err("sections moved by different deltas on an architecture that relocates by one (numbers in debugfs anchors)\n");
 		bad++;
 	}
 
-	kreloc_check_build_id(core);
+	kfree(buf);
+	kreloc_hook_mark("anchors: lookup and sprint_symbol");
+	if (kreloc_check_build_id(core)) {
+		kreloc_core_exit(core);
+		return -ENOMEM;
+	}
 	if (core->build_id_mismatch) {
 		for (g = 0; g < KRELOC_NR_GROUPS; g++)
 			if (core->res[g].status == KRELOC_OK)
@@ -167,6 +252,7 @@ int kreloc_core_init(struct kreloc_core *core)
 		bad++;
 	}
 
+	kreloc_hook_mark("build id");
 	core->ok = !bad && core->ref_runtime &&
 		   core->res[KRELOC_TEXT].status == KRELOC_OK &&
 		   core->ref_runtime - core->ref_linked ==
@@ -174,8 +260,7 @@ int kreloc_core_init(struct kreloc_core *core)
 
 	if (core->ok && kreloc_arch_kaslr_offset(&off) &&
 	    off != core->res[KRELOC_TEXT].offset) {
-		pr_err("kernel reports offset 0x%llx, anchors say 0x%llx: refusing\n",
-		       off, core->res[KRELOC_TEXT].offset);
+		pr_err("the kernel's own offset disagrees with the anchors: refusing\n");
 		for (g = 0; g < KRELOC_NR_GROUPS; g++)
 			if (core->res[g].status == KRELOC_OK)
 				core->res[g].status = KRELOC_MISMATCH;
@@ -188,9 +273,10 @@ int kreloc_core_init(struct kreloc_core *core)
 		core->kernel_offset = core->ref_runtime - core->ref_linked;
 	}
 	kreloc_the_core = core;
-	pr_info("%u anchors from %s, status %s, offset %s0x%llx\n",
-		l->nr_anchors, l->source_name, core->ok ? "ok" : "mismatch",
-		core->ok ? "" : "unpublished ", core->ok ? core->kernel_offset : 0);
+	pr_info("%u anchors from %s, status %s\n", l->nr_anchors, l->source_name,
+		core->ok ? "ok" : "mismatch");
+	if (kreloc_hook_leak_offset())
+		pr_info("test: offset 0x%llx\n", core->kernel_offset);
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 #include <linux/seq_file.h>
 #include <linux/utsname.h>
 #include "kreloc.h"
+#include "kreloc_call.h"
 #include "kreloc_modules.h"
 #include "kreloc_lookup.h"
 #include "kreloc_arch/kreloc_arch.h"
@@ -35,6 +36,21 @@ void kreloc_seq_num(struct seq_file *m, bool valid, unsigned long long v, bool h
 		seq_printf(m, " 0x%llx", v);
 	else
 		seq_printf(m, " %llu", v);
+}
+
+/**
+ * kreloc_errname() - an errno's name, as the kernel's %pe prints it
+ * @err:	a negative errno
+ * @buf:	KRELOC_ERRNAME_LEN bytes
+ *
+ * Without CONFIG_SYMBOLIC_ERRNAME %pe prints the number instead.
+ *
+ * Return: the name without its '-' ("ENOENT"), in @buf.
+ */
+const char *kreloc_errname(int err, char *buf)
+{
+	snprintf(buf, KRELOC_ERRNAME_LEN, "%pe", ERR_PTR(err));
+	return buf[0] == '-' ? buf + 1 : buf;
 }
 
 static int kreloc_info_show(struct seq_file *m, void *v)
@@ -76,6 +92,9 @@ static int kreloc_info_show(struct seq_file *m, void *v)
 		   kreloc_ksym_lookup_fn_addr());
 	seq_printf(m, "ACCESS_CHECK=%s\n",
 		   kreloc_show_value_exact() ? "kallsyms_show_value" : "cap_syslog");
+	kreloc_call_show(m);
+	seq_printf(m, "MODULE_LIST=%s\n", kreloc_modules_list_source());
+	seq_printf(m, "MODULES_UNRECORDED=%u\n", kreloc_modules_unrecorded());
 	seq_printf(m, "GENERATION=%llu\n", kreloc_modules_generation());
 	seq_printf(m, "HISTORY_MAX=%u\n", kreloc_modules_history_max());
 	return 0;
@@ -180,6 +199,13 @@ static const struct file_operations kreloc_fops = {
 	.release	= single_release,
 };
 
+/*
+ * Publish the files: the last step of kreloc's init, after every step that
+ * can fail.  A file opened while a module's init runs pins nothing (the
+ * module is COMING, try_module_get() succeeds, and a failing init frees
+ * the module whatever its count), so no file may exist before init can no
+ * longer fail.  Nothing here fails once the directory exists.
+ */
 int kreloc_debugfs_init(const struct kreloc_core *core)
 {
 	unsigned int i;
@@ -194,6 +220,7 @@ int kreloc_debugfs_init(const struct kreloc_core *core)
 	kreloc_module_dir = debugfs_create_dir("module", kreloc_dir);
 	/* Written and read: the only file that is not 0400. */
 	debugfs_create_file("lookup", 0600, kreloc_dir, NULL, &kreloc_lookup_fops);
+	kreloc_modules_publish();
 	return 0;
 }
 

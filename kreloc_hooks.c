@@ -16,17 +16,30 @@
  *                         selftest of the call-site check must catch it)
  *   test_leak_offset=1    print the KASLR offset in dmesg (the selftest of
  *                         the dmesg check must catch it)
+ *   test_kprobe_now=1     unregister the kprobe during init, not at exit
+ *                         (make bench compares the two)
+ *   test_anchors_by_name=1  look every anchor up by name, without first
+ *                         checking it where its section's delta puts it
+ *                         (make bench compares the two)
+ *   test_bench_lookup=R   (write at run time) time R rounds of
+ *                         kreloc_kprobe_lookup_name() and of the kernel's
+ *                         kallsyms_lookup_name() over the anchor names, in
+ *                         the kernel, and print both (make bench)
  *
- * The test builds also say in dmesg which modules the scan met.
+ * The test builds also say in dmesg which modules the scan met, and how
+ * long each step of init took (kreloc_hook_mark(), for profiling).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
 #include <linux/delay.h>
+#include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/string.h>
+#include "kreloc.h"
 #include "kreloc_hooks.h"
+#include "kreloc_lookup.h"
 
 static unsigned int test_fail_alloc;
 module_param(test_fail_alloc, uint, 0600);
@@ -56,7 +69,25 @@ static bool test_leak_offset;
 module_param(test_leak_offset, bool, 0400);
 MODULE_PARM_DESC(test_leak_offset, "test: print the offset in dmesg");
 
+static bool test_kprobe_now;
+module_param(test_kprobe_now, bool, 0400);
+MODULE_PARM_DESC(test_kprobe_now, "test: unregister the kprobe during init");
+
+static bool test_anchors_by_name;
+module_param(test_anchors_by_name, bool, 0400);
+MODULE_PARM_DESC(test_anchors_by_name, "test: look every anchor up by name");
+
 static DEFINE_SPINLOCK(kreloc_hook_lock);
+
+bool kreloc_hook_anchors_by_name(void)
+{
+	return test_anchors_by_name;
+}
+
+bool kreloc_hook_kprobe_now(void)
+{
+	return test_kprobe_now;
+}
 
 bool kreloc_hook_fail_alloc(void)
 {
@@ -105,3 +136,57 @@ bool kreloc_hook_leak_offset(void)
 {
 	return test_leak_offset;
 }
+
+/* Time since the previous mark (the first one starts the clock). */
+void kreloc_hook_mark(const char *what)
+{
+	static ktime_t last;
+	ktime_t now = ktime_get();
+
+	if (last)
+		pr_info("test: time %s %lld us\n", what, ktime_us_delta(now, last));
+	last = now;
+}
+
+/* The cost of one lookup, both ways, over the anchor names. */
+static int kreloc_bench_lookup(const char *val, const struct kernel_param *kp)
+{
+	const struct kreloc_linked *l = kreloc_linked_get();
+	unsigned int rounds, r, i, n = 0;
+	u64 t0, t_kreloc, t_kernel;
+	int ret = kstrtouint(val, 0, &rounds);
+
+	if (ret || !rounds || !l->nr_anchors)
+		return ret ?: -EINVAL;
+	/* Both orders, so that neither one warms the caches for the other. */
+	t0 = ktime_get_ns();
+	for (r = 0; r < rounds; r++)
+		for (i = 0; i < l->nr_anchors; i++)
+			n += !!kreloc_kprobe_lookup_name(l->anchors[i].name, 0);
+	t_kreloc = ktime_get_ns() - t0;
+	t0 = ktime_get_ns();
+	for (r = 0; r < rounds; r++)
+		for (i = 0; i < l->nr_anchors; i++)
+			n += !!kreloc_ksym_lookup(l->anchors[i].name);
+	t_kernel = ktime_get_ns() - t0;
+	t0 = ktime_get_ns();
+	for (r = 0; r < rounds; r++)
+		for (i = 0; i < l->nr_anchors; i++)
+			n += !!kreloc_kprobe_lookup_name(l->anchors[i].name, 0);
+	t_kreloc += ktime_get_ns() - t0;
+	t0 = ktime_get_ns();
+	for (r = 0; r < rounds; r++)
+		for (i = 0; i < l->nr_anchors; i++)
+			n += !!kreloc_ksym_lookup(l->anchors[i].name);
+	t_kernel += ktime_get_ns() - t0;
+	pr_info("test: bench lookup: %u names x %u rounds x 2, %u found: kreloc_kprobe_lookup_name %llu ns, kallsyms_lookup_name %llu ns per call\n",
+		l->nr_anchors, rounds, n, div_u64(t_kreloc, 2 * rounds * l->nr_anchors),
+		div_u64(t_kernel, 2 * rounds * l->nr_anchors));
+	return 0;
+}
+
+static const struct kernel_param_ops kreloc_bench_ops = {
+	.set = kreloc_bench_lookup,
+};
+module_param_cb(test_bench_lookup, &kreloc_bench_ops, NULL, 0200);
+MODULE_PARM_DESC(test_bench_lookup, "test: time R rounds of lookups (make bench)");

@@ -24,6 +24,9 @@ void kreloc_hook_scan(const char *modname, bool live);
 void kreloc_hook_scan_done(void);
 bool kreloc_hook_call_decoy(void);
 bool kreloc_hook_leak_offset(void);
+void kreloc_hook_mark(const char *what);
+bool kreloc_hook_kprobe_now(void);
+bool kreloc_hook_anchors_by_name(void);
 #else
 static inline bool kreloc_hook_fail_alloc(void)
 {
@@ -49,6 +52,20 @@ static inline bool kreloc_hook_call_decoy(void)
 }
 
 static inline bool kreloc_hook_leak_offset(void)
+{
+	return false;
+}
+
+static inline void kreloc_hook_mark(const char *what)
+{
+}
+
+static inline bool kreloc_hook_kprobe_now(void)
+{
+	return false;
+}
+
+static inline bool kreloc_hook_anchors_by_name(void)
 {
 	return false;
 }

@@ -8,6 +8,17 @@
  * ELFv2: local entry or ftrace site; ppc64 ELFv1: ".name" code), so the
  * symbol start is taken back from sprint_symbol()'s "+off/size" and must
  * name the symbol that was asked for.
+ *
+ * The kprobe is registered disabled and so is never armed: a kprobe that
+ * is armed must be disarmed, and a disarm that fails (seen under fault
+ * injection: "Failed to disarm kprobe-ftrace", error -12) leaves it in the
+ * kernel's tables after unregister_kprobe(), where the next module load
+ * crashes in kprobes_module_callback().  Unregistering waits for an RCU
+ * grace period, the largest single cost of loading kreloc (README, "Load
+ * time"), so the kprobe stays registered, disabled, until kreloc_ksym_exit().
+ *
+ * kallsyms_lookup_name and kallsyms_show_value are called through static
+ * calls (kreloc_call.h), never through a pointer.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -20,91 +31,124 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "kreloc.h"
+#include "kreloc_alloc.h"
+#include "kreloc_call.h"
+#include "kreloc_hooks.h"
 #include "lib/kreloc_symstr.h"
 #include "kreloc_arch/kreloc_arch.h"
 
-typedef unsigned long (*kreloc_lookup_name_t)(const char *name);
-typedef bool (*kreloc_show_value_t)(const struct cred *cred);
+KRELOC_CALL_DEFINE(kallsyms_lookup_name);
+KRELOC_CALL_DEFINE(kallsyms_show_value);
 
-static kreloc_lookup_name_t kreloc_lookup_name;
-static kreloc_show_value_t kreloc_show_value;
-static unsigned long kreloc_lookup_name_addr;
-static struct kreloc_arch_fn kreloc_lookup_fn, kreloc_show_fn;
+static struct kprobe kreloc_kp;
+static bool kreloc_kp_registered;
 
 /*
- * Code start of @name, found through a kprobe and normalised to the symbol
- * start.  Returns 0 on failure.
+ * Code start of @name, found through a kprobe that is never armed and
+ * normalised to the symbol start.  Returns 0 or a negative errno.
  */
-static unsigned long kreloc_kprobe_symbol_start(const char *name)
+static int kreloc_kprobe_symbol_start(const char *name, unsigned long *start)
 {
-	struct kprobe kp = { .symbol_name = name };
-	unsigned long addr, start = 0;
+	unsigned long addr;
 	char *code, *buf;
 	u64 off;
 	int ret;
 
-	ret = register_kprobe(&kp);
-	if (ret) {
-		pr_err("cannot place a kprobe on %s: %d\n", name, ret);
-		return 0;
-	}
-	addr = (unsigned long)kp.addr;
-	unregister_kprobe(&kp);
-
-	code = kmalloc(KSYM_NAME_LEN + KSYM_SYMBOL_LEN, GFP_KERNEL);
+	code = kreloc_zalloc(KSYM_NAME_LEN + KSYM_SYMBOL_LEN);
 	if (!code)
-		return 0;
+		return -ENOMEM;
+	kreloc_kp.symbol_name = name;
+	kreloc_kp.flags = KPROBE_FLAG_DISABLED;
+	kreloc_hook_mark("before register_kprobe");
+	ret = register_kprobe(&kreloc_kp);
+	kreloc_hook_mark("register_kprobe");
+	if (ret) {
+		pr_err("cannot place a kprobe on %s: %pe\n", name, ERR_PTR(ret));
+		goto out;
+	}
+	kreloc_kp_registered = true;
+	addr = (unsigned long)kreloc_kp.addr;
+	if (kreloc_hook_kprobe_now()) {
+		/* make bench: what unregistering at once would cost. */
+		kreloc_ksym_exit();
+		kreloc_hook_mark("unregister_kprobe");
+	}
+
 	buf = code + KSYM_NAME_LEN;
 	sprint_symbol(buf, addr);
 	kreloc_arch_code_name(name, code, KSYM_NAME_LEN);
 	ret = kreloc_symstr_offset(buf, code, &off);
-	if (ret)
-		pr_err("kprobe on %s landed in \"%s\", not in %s\n", name, buf, code);
-	else
-		start = addr - off;
+	if (ret) {
+		/* Names only: the "+off/size" after them is no secret, the address is. */
+		buf[strcspn(buf, "+")] = '\0';
+		pr_err("kprobe on %s landed in %s, not in %s\n", name, buf, code);
+		ret = -ENOENT;
+	} else {
+		*start = addr - off;
+	}
+out:
 	kfree(code);
-	return start;
+	return ret;
+}
+
+/*
+ * A decoy for the selftest of the call-site check (test builds only): as
+ * strict as the fallback, so the files stay readable to the test.
+ */
+static bool kreloc_decoy_show_value(const struct cred *cred)
+{
+	return cap_raised(cred->cap_effective, CAP_SYSLOG);
+}
+
+/* Unregister the kprobe, if it still is: at exit, or when init fails. */
+void kreloc_ksym_exit(void)
+{
+	if (kreloc_kp_registered)
+		unregister_kprobe(&kreloc_kp);
+	kreloc_kp_registered = false;
 }
 
 int kreloc_ksym_init(void)
 {
-	kreloc_lookup_name_addr = kreloc_kprobe_symbol_start("kallsyms_lookup_name");
-	if (!kreloc_lookup_name_addr)
-		return -ENOENT;
-	kreloc_lookup_name = kreloc_arch_func(kreloc_lookup_name_addr,
-					      &kreloc_lookup_fn);
+	unsigned long addr = 0;
+	int ret;
+
+	ret = kreloc_kprobe_symbol_start("kallsyms_lookup_name", &addr);
+	if (!ret)
+		ret = kreloc_call_set(&KRELOC_CALL(kallsyms_lookup_name), addr);
+	if (ret) {
+		kreloc_ksym_exit();
+		return ret;
+	}
+	kreloc_hook_mark("kallsyms_lookup_name: sprint_symbol, static_call_update");
 
 	/*
 	 * The exact check /sys/module/X/sections applies.  If this kernel
 	 * does not have it, kreloc_may_see_addresses() falls back to
 	 * CAP_SYSLOG alone, which is never more permissive.
 	 */
-	kreloc_show_value = kreloc_ksym_func("kallsyms_show_value", &kreloc_show_fn);
-	if (!kreloc_show_value)
-		pr_warn("kallsyms_show_value not found, requiring CAP_SYSLOG\n");
+	ret = kreloc_call_install(&KRELOC_CALL(kallsyms_show_value));
+	kreloc_hook_mark("kallsyms_show_value: lookup, static_call_update");
+	if (ret)
+		pr_warn("kallsyms_show_value not usable, requiring CAP_SYSLOG\n");
+	else if (kreloc_hook_call_decoy())
+		static_call_update(kreloc_kallsyms_show_value, kreloc_decoy_show_value);
 	return 0;
 }
 
 /**
- * kreloc_ksym_func() - a callable pointer to a kernel function
+ * kreloc_ksym_code() - address of a function's code
  * @name:	the function's C name
- * @fn:		storage for a descriptor (ppc64 ELFv1); must outlive the pointer
  *
- * Looks up the function's code symbol (".name" on ppc64 ELFv1, where
- * "name" is the descriptor) and makes a pointer that can be called.
+ * Looks up ".name" on ppc64 ELFv1, where "name" is the descriptor.
  *
- * Return: the pointer, or NULL if kallsyms does not know the function.
+ * Return: the address as /proc/kallsyms shows it, or 0.
  */
-void *kreloc_ksym_func(const char *name, struct kreloc_arch_fn *fn)
+unsigned long kreloc_ksym_code(const char *name)
 {
-	char *code = kmalloc(KSYM_NAME_LEN, GFP_KERNEL);
-	unsigned long addr;
+	char code[KSYM_NAME_LEN];
 
-	if (!code)
-		return NULL;
-	addr = kreloc_ksym_lookup(kreloc_arch_code_name(name, code, KSYM_NAME_LEN));
-	kfree(code);
-	return addr ? kreloc_arch_func(addr, fn) : NULL;
+	return kreloc_ksym_lookup(kreloc_arch_code_name(name, code, sizeof(code)));
 }
 
 /**
@@ -115,19 +159,19 @@ void *kreloc_ksym_func(const char *name, struct kreloc_arch_fn *fn)
  */
 unsigned long kreloc_ksym_lookup(const char *name)
 {
-	if (!kreloc_lookup_name)
+	if (!kreloc_call_ready(kallsyms_lookup_name))
 		return 0;
-	return kreloc_lookup_name(name);
+	return kreloc_call(kallsyms_lookup_name)(name);
 }
 
 unsigned long kreloc_ksym_lookup_fn_addr(void)
 {
-	return kreloc_lookup_name_addr;
+	return READ_ONCE(KRELOC_CALL(kallsyms_lookup_name).addr);
 }
 
 bool kreloc_show_value_exact(void)
 {
-	return kreloc_show_value;
+	return kreloc_call_ready(kallsyms_show_value);
 }
 
 /**
@@ -141,7 +185,7 @@ bool kreloc_show_value_exact(void)
  */
 bool kreloc_may_see_addresses(const struct file *file)
 {
-	if (kreloc_show_value)
-		return kreloc_show_value(file->f_cred);
+	if (kreloc_call_ready(kallsyms_show_value))
+		return kreloc_call(kallsyms_show_value)(file->f_cred);
 	return file_ns_capable(file, &init_user_ns, CAP_SYSLOG);
 }

@@ -26,6 +26,10 @@ static struct kreloc_linked kreloc_linked = {
 #endif
 	.anchors	= kreloc_gen_anchors,
 	.nr_anchors	= ARRAY_SIZE(kreloc_gen_anchors),
+#ifdef KRELOC_GEN_MODULES_LINKED
+	.modules	= KRELOC_GEN_MODULES_LINKED,
+	.have_modules	= true,
+#endif
 };
 
 const struct kreloc_linked *kreloc_linked_get(void)

@@ -10,7 +10,14 @@
  *
  * debugfs "lookup": write one spec, read back one line
  *   SPEC ADDRESS PROBE_ADDRESS MODULE TYPE
- * per open file.
+ * per open file; after a failed write, the line
+ *   ERR ERRNO-NAME reason
+ * instead (never an earlier answer), with the reason dmesg gets.  The
+ * errno's name is the kernel's %pe; a kernel without SYMBOLIC_ERRNAME
+ * prints the number.
+ *
+ * Under kernel lockdown debugfs refuses to open lookup (it is writable);
+ * a write to an fd opened before lockdown was raised is refused here.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -19,9 +26,11 @@
 #include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include "kreloc.h"
+#include "kreloc_alloc.h"
 #include "kreloc_compat.h"
 #include "kreloc_lookup.h"
 #include "kreloc_modules.h"
@@ -75,7 +84,8 @@ static unsigned long kreloc_resolve(struct kreloc_lookup_work *w)
  * an offset-0 lookup returns the ftrace site or the local entry point.
  * Never returns a function descriptor address.
  *
- * Return: the address the offset is to be added to, or 0 if not found.
+ * Return: the address the offset is to be added to, or 0 if not found
+ * (or out of memory).
  */
 unsigned long kreloc_kprobe_lookup_name(const char *name, unsigned int offset)
 {
@@ -85,7 +95,7 @@ unsigned long kreloc_kprobe_lookup_name(const char *name, unsigned int offset)
 
 	if (!name)
 		return 0;
-	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	w = kreloc_zalloc(sizeof(*w));
 	if (!w)
 		return 0;
 	if (!kreloc_spec_parse(name, strnlen(name, KRELOC_SPEC_MAX), &w->spec, &why) &&
@@ -96,38 +106,42 @@ unsigned long kreloc_kprobe_lookup_name(const char *name, unsigned int offset)
 }
 EXPORT_SYMBOL_GPL(kreloc_kprobe_lookup_name);
 
-#define kreloc_lookup_err(err, spec, fmt, ...)					\
-	({ pr_info_ratelimited("lookup \"%s\": " fmt "\n", spec, ##__VA_ARGS__);	\
-	   (err); })
+#define KRELOC_REASON_MAX	(KRELOC_SPEC_MAX + 96)
 
+#define kreloc_lookup_err(err, why, fmt, ...)					\
+	({ snprintf(why, KRELOC_REASON_MAX, fmt, ##__VA_ARGS__); (err); })
+
+/*
+ * Resolve the spec in @buf.  On failure @why (KRELOC_REASON_MAX bytes)
+ * gets a one-line reason that holds no raw user bytes, only the parsed,
+ * validated name.
+ */
 static int kreloc_lookup_spec(struct kreloc_lookup_work *w, const char *buf, size_t len,
-			      struct kreloc_lookup_result *res, char *show, size_t showlen)
+			      struct kreloc_lookup_result *res, char *show, size_t showlen,
+			      char *why)
 {
 	struct kreloc_spec *spec = &w->spec;
-	const char *why, *found;
+	const char *bad, *found;
 	char *mod, *plus, *sym = w->sym;
 	unsigned long addr;
 	u64 size = 0, off;
 	int n, ret;
 
-	ret = kreloc_spec_parse(buf, len, spec, &why);
-	if (ret) {
-		/* Never echo raw bytes: print only that it was malformed. */
-		pr_info_ratelimited("lookup: invalid spec: %s\n", why);
-		return ret;
-	}
+	ret = kreloc_spec_parse(buf, len, spec, &bad);
+	if (ret)	/* Never echo raw bytes: only that it was malformed. */
+		return kreloc_lookup_err(ret, why, "invalid spec: %s", bad);
 	snprintf(show, showlen, "%s%s%s", spec->mod, *spec->mod ? ":" : "", spec->name);
 	addr = kreloc_resolve(w);
 	if (!addr)
-		return kreloc_lookup_err(-ENOENT, show, "no such symbol");
+		return kreloc_lookup_err(-ENOENT, why, "%s: no such symbol", show);
 	found = w->cand[w->found] + (*spec->mod ? strlen(spec->mod) + 1 : 0);
 
 	/* An ambiguous name must not silently pick the first of several. */
 	n = kreloc_compat_count_symbol(spec->mod, found);
 	if (n > 1)
-		return kreloc_lookup_err(-ENOTUNIQ, show,
-					 "%d symbols have this name; scope it as mod:%s or use an address",
-					 n, spec->name);
+		return kreloc_lookup_err(-ENOTUNIQ, why,
+					 "%s: %d symbols have this name; scope it as mod:%s or use an address",
+					 show, n, spec->name);
 
 	/* The symbol kallsyms knows at addr, its size, and its module. */
 	sprint_symbol(sym, addr);
@@ -145,9 +159,9 @@ static int kreloc_lookup_spec(struct kreloc_lookup_work *w, const char *buf, siz
 	if (!plus || kreloc_symstr_offset_size(plus + 1, &off, &size) || off)
 		size = 0;
 	if (spec->offset && (!size || spec->offset >= size))
-		return kreloc_lookup_err(-EINVAL, show,
-					 "offset 0x%llx is past the symbol's size 0x%llx",
-					 spec->offset, size);
+		return kreloc_lookup_err(-EINVAL, why,
+					 "%s: offset past the end of the symbol (size %llu)",
+					 show, size);
 
 	res->addr = addr + spec->offset;
 	res->probe = kreloc_arch_adjust_probe(kreloc_arch_probe_entry(addr, spec->offset),
@@ -163,11 +177,11 @@ static int kreloc_lookup_spec(struct kreloc_lookup_work *w, const char *buf, siz
 	return 0;
 }
 
-/* Per open file: the last answer. */
+/* Per open file: the last answer, or why the last write failed. */
 struct kreloc_lookup_state {
 	struct mutex lock;		/* line and len: one writer or reader at a time */
-	char line[KRELOC_SPEC_MAX + 128];
-	size_t len;
+	char line[KRELOC_REASON_MAX + 32];
+	size_t len;			/* 0: nothing written yet */
 };
 
 static int kreloc_lookup_open(struct inode *inode, struct file *file)
@@ -176,7 +190,7 @@ static int kreloc_lookup_open(struct inode *inode, struct file *file)
 
 	if (!kreloc_may_see_addresses(file))
 		return -EPERM;
-	st = kzalloc(sizeof(*st), GFP_KERNEL);
+	st = kreloc_zalloc(sizeof(*st));
 	if (!st)
 		return -ENOMEM;
 	mutex_init(&st->lock);
@@ -190,51 +204,78 @@ static int kreloc_lookup_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/*
+ * A failed write: the next read gives "ERR ERRNO-NAME reason", and dmesg
+ * (ratelimited) "lookup: ERRNO-NAME reason".  Returns @err.
+ */
+static __printf(4, 5) ssize_t kreloc_lookup_fail(struct kreloc_lookup_state *st, loff_t *ppos,
+						 int err, const char *fmt, ...)
+{
+	char name[KRELOC_ERRNAME_LEN];
+	va_list ap;
+	size_t n;
+
+	mutex_lock(&st->lock);
+	n = scnprintf(st->line, sizeof(st->line), "ERR %s ", kreloc_errname(err, name));
+	va_start(ap, fmt);
+	n += vscnprintf(st->line + n, sizeof(st->line) - n - 1, fmt, ap);
+	va_end(ap);
+	st->line[n++] = '\n';
+	st->line[n] = '\0';
+	st->len = n;
+	*ppos = 0;
+	pr_info_ratelimited("lookup: %s", st->line + 4);
+	mutex_unlock(&st->lock);
+	return err;
+}
+
 static ssize_t kreloc_lookup_write(struct file *file, const char __user *ubuf,
 				   size_t count, loff_t *ppos)
 {
 	struct kreloc_lookup_state *st = file->private_data;
 	struct kreloc_lookup_result res;
 	struct kreloc_lookup_work *w;
-	char *buf;
+	char *buf, *show, *why;
 	int ret;
 
+	/* Also for an fd opened before lockdown was raised. */
+	if (security_locked_down(LOCKDOWN_DEBUGFS))
+		return kreloc_lookup_fail(st, ppos, -EPERM,
+					  "lockdown (debugfs access): lookup writes are refused");
 	if (!kreloc_may_see_addresses(file))
-		return -EPERM;
-	if (!count || count >= KRELOC_SPEC_MAX) {
-		pr_info_ratelimited("lookup: spec of %zu bytes: empty or too long\n", count);
-		ret = -EINVAL;
-		goto clear;
-	}
-	buf = memdup_user(ubuf, count);
+		return kreloc_lookup_fail(st, ppos, -EPERM, "may not see kernel addresses (%s)",
+					  kreloc_show_value_exact() ? "kallsyms_show_value" :
+					  "CAP_SYSLOG");
+	if (!count || count >= KRELOC_SPEC_MAX)
+		return kreloc_lookup_fail(st, ppos, -EINVAL,
+					  "spec of %zu bytes: empty or too long", count);
+	buf = kreloc_memdup_user(ubuf, count);
 	if (IS_ERR(buf))
-		return PTR_ERR(buf);
-	w = kzalloc(sizeof(*w) + KRELOC_SPEC_MAX, GFP_KERNEL);
+		return kreloc_lookup_fail(st, ppos, PTR_ERR(buf), PTR_ERR(buf) == -EFAULT ?
+					  "cannot read the spec from user memory" :
+					  "out of memory");
+	w = kreloc_zalloc(sizeof(*w) + KRELOC_SPEC_MAX + KRELOC_REASON_MAX);
 	if (!w) {
 		kfree(buf);
-		return -ENOMEM;
+		return kreloc_lookup_fail(st, ppos, -ENOMEM, "out of memory");
 	}
-	ret = kreloc_lookup_spec(w, buf, count, &res, (char *)(w + 1), KRELOC_SPEC_MAX);
+	show = (char *)(w + 1);
+	why = show + KRELOC_SPEC_MAX;
+	ret = kreloc_lookup_spec(w, buf, count, &res, show, KRELOC_SPEC_MAX, why);
 	kfree(buf);
-	if (!ret) {
-		mutex_lock(&st->lock);
-		st->len = scnprintf(st->line, sizeof(st->line), "%s 0x%lx 0x%lx %s %s\n",
-				    (char *)(w + 1), res.addr, res.probe, res.module,
-				    res.type);
-		mutex_unlock(&st->lock);
+	if (ret) {
+		ret = kreloc_lookup_fail(st, ppos, ret, "%s", why);
+		kfree(w);
+		return ret;
 	}
-	kfree(w);
-	if (ret)
-		goto clear;
+	mutex_lock(&st->lock);
+	st->len = scnprintf(st->line, sizeof(st->line), "%s 0x%lx 0x%lx %s %s\n",
+			    show, res.addr, res.probe, res.module, res.type);
 	/* The next read starts at the new answer. */
 	*ppos = 0;
-	return count;
-clear:
-	/* A failed lookup leaves no stale answer behind. */
-	mutex_lock(&st->lock);
-	st->len = 0;
 	mutex_unlock(&st->lock);
-	return ret;
+	kfree(w);
+	return count;
 }
 
 static ssize_t kreloc_lookup_read(struct file *file, char __user *ubuf,
@@ -246,7 +287,7 @@ static ssize_t kreloc_lookup_read(struct file *file, char __user *ubuf,
 	if (!kreloc_may_see_addresses(file))
 		return -EPERM;
 	mutex_lock(&st->lock);
-	if (!st->len)
+	if (!st->len)		/* a read before any write */
 		ret = -ENODATA;
 	else
 		ret = simple_read_from_buffer(ubuf, count, ppos, st->line, st->len);

@@ -28,6 +28,10 @@ static bool disable;
 module_param(disable, bool, 0444);
 MODULE_PARM_DESC(disable, "do not load (kreloc.disable=1 on the kernel command line)");
 
+/*
+ * Every step that can fail comes before the debugfs files exist (see
+ * kreloc_debugfs_init()); the parameters are checked before anything.
+ */
 static int __init kreloc_init(void)
 {
 	int ret;
@@ -36,38 +40,50 @@ static int __init kreloc_init(void)
 		pr_info("kreloc: disabled by kreloc.disable\n");
 		return -ECANCELED;
 	}
-
-	ret = kreloc_hook_init_step(KRELOC_STEP_PARAMS);
-	if (ret)
-		return ret;
-	ret = kreloc_ksym_init();
+	kreloc_hook_mark("start");
+	ret = kreloc_modules_check_params();
 	if (!ret)
-		ret = kreloc_hook_init_step(KRELOC_STEP_CALLS);
+		ret = kreloc_hook_init_step(KRELOC_STEP_PARAMS);
 	if (ret)
 		return ret;
+
+	ret = kreloc_ksym_init();
+	if (ret)
+		return ret;
+	ret = kreloc_hook_init_step(KRELOC_STEP_CALLS);
+	if (ret)
+		goto err_ksym;
 	kreloc_arch_init();
 	kreloc_compat_init();
+	kreloc_hook_mark("arch and compat calls");
+
 	ret = kreloc_core_init(&kreloc_core);
 	if (ret)
-		return ret;
+		goto err_ksym;
 	ret = kreloc_hook_init_step(KRELOC_STEP_CORE);
 	if (ret)
 		goto err_core;
-	ret = kreloc_debugfs_init(&kreloc_core);
+
+	ret = kreloc_modules_init();
 	if (ret)
 		goto err_core;
-	ret = kreloc_modules_init();
-	if (!ret)
-		ret = kreloc_hook_init_step(KRELOC_STEP_MODULES);
+	ret = kreloc_hook_init_step(KRELOC_STEP_MODULES);
 	if (ret)
 		goto err_modules;
+
+	/* Last: from here on nothing fails. */
+	ret = kreloc_debugfs_init(&kreloc_core);
+	if (ret)
+		goto err_modules;
+	kreloc_hook_mark("debugfs files");
 	return 0;
 
 err_modules:
 	kreloc_modules_exit();
-	kreloc_debugfs_exit();
 err_core:
 	kreloc_core_exit(&kreloc_core);
+err_ksym:
+	kreloc_ksym_exit();
 	return ret;
 }
 
@@ -76,6 +92,7 @@ static void __exit kreloc_exit(void)
 	kreloc_modules_exit();
 	kreloc_debugfs_exit();
 	kreloc_core_exit(&kreloc_core);
+	kreloc_ksym_exit();
 }
 
 module_init(kreloc_init);

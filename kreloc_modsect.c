@@ -22,6 +22,7 @@
 #include <linux/string.h>
 #include <linux/sysfs.h>
 #include "kreloc_modsect.h"
+#include "kreloc_alloc.h"
 
 struct kreloc_sect_attr {
 	struct bin_attribute battr;
@@ -80,11 +81,11 @@ int kreloc_modsect_copy(const struct module *mod, struct kreloc_msect **out)
 		pr_warn_once("unknown layout of module section attributes, sections not recorded\n");
 		return -EPROTO;
 	}
-	s = kcalloc(max(sa->nsections, 1U), sizeof(*s), GFP_KERNEL);
+	s = kreloc_zalloc_array(max(sa->nsections, 1U), sizeof(*s));
 	if (!s)
 		return -ENOMEM;
 	for (i = 0; i < sa->nsections; i++) {
-		s[i].name = kstrdup(sa->attrs[i].battr.attr.name, GFP_KERNEL);
+		s[i].name = kreloc_strdup(sa->attrs[i].battr.attr.name);
 		s[i].addr = sa->attrs[i].address;
 		if (!s[i].name) {
 			kreloc_modsect_free(s, i);

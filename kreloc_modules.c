@@ -8,7 +8,8 @@
  * per-section addresses exist by then, and ->init has returned, after which
  * the kernel frees the init regions), and moves it to a bounded history at
  * GOING.  The record turns "gone" once the module has left the kernel's
- * module list.  Modules loaded before kreloc are found on that list.
+ * module list.  Modules that were live before kreloc are found on that list
+ * (kreloc_scan_modules() says why that is safe).
  *
  * Locking: kreloc_mod_lock protects the records, the lists and the
  * generation; readers take only it.  kreloc_dbg_lock serialises the
@@ -16,6 +17,10 @@
  * kreloc_mod_lock, never by readers, so removing a file (which waits for its
  * readers) cannot deadlock.  The kernel's module list is only walked under
  * RCU, holding none of kreloc's locks but kreloc_mod_lock.
+ *
+ * Records exist before their files: the files are created only once
+ * kreloc_modules_publish() runs, the last step of kreloc's init, for
+ * every record made until then (by the scan or by notifiers).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -23,10 +28,12 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/kallsyms.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 #include "kreloc.h"
+#include "kreloc_alloc.h"
 #include "kreloc_modules.h"
 #include "kreloc_arch/kreloc_arch.h"
 #include "kreloc_hooks.h"
@@ -45,9 +52,14 @@ static LIST_HEAD(kreloc_live);		/* coming, live: load order */
 static LIST_HEAD(kreloc_history);	/* going, gone: unload order */
 static unsigned int kreloc_nr_history;
 static u64 kreloc_gen;
+/* Modules left unrecorded for want of memory. */
+static atomic_t kreloc_modules_lost = ATOMIC_INIT(0);
 
 /* The kernel's module list, found at load (see kreloc_find_module_list). */
 static struct list_head *kreloc_module_list;
+static const char *kreloc_module_list_how = "none";
+/* Module files exist (kreloc_modules_publish() ran).  Under kreloc_dbg_lock. */
+static bool kreloc_published;
 
 static void kreloc_reap(struct work_struct *work);
 static DECLARE_DELAYED_WORK(kreloc_reap_work, kreloc_reap);
@@ -112,16 +124,26 @@ static void kreloc_mrec_free(struct kreloc_mrec *rec)
 	kfree(rec);
 }
 
-static struct kreloc_mrec *kreloc_mrec_new(struct module *mod)
+/*
+ * A record of @mod's regions.  @init: its init regions exist and cannot be
+ * released while we read them (a notifier at COMING or LIVE); otherwise
+ * only the core regions are taken.
+ */
+static struct kreloc_mrec *kreloc_mrec_new(struct module *mod, bool init)
 {
-	struct kreloc_mrec *rec = kzalloc(sizeof(*rec), GFP_KERNEL);
+	struct kreloc_mrec *rec = kreloc_zalloc(sizeof(*rec));
+	unsigned int r;
 
 	if (!rec)
 		return NULL;
 	rec->mod = mod;
 	strscpy(rec->name, mod->name, sizeof(rec->name));
 	kreloc_compat_regions(mod, rec->regions);
-	rec->init_seen = !kreloc_compat_init_released(mod);
+	rec->init_seen = init && !kreloc_compat_init_released(mod);
+	if (!rec->init_seen)
+		for (r = 0; r < KRELOC_NR_REGIONS; r++)
+			if (kreloc_region_is_init(r))
+				rec->regions[r].size = 0;
 	rec->nr_sects = -ENOENT;
 	return rec;
 }
@@ -154,6 +176,30 @@ static void kreloc_mark_reused(const struct module *mod)
 	}
 }
 
+/*
+ * At COMING no live record can belong to @mod: the initial scan records
+ * only live modules.  One that matches is left from a module that was
+ * freed at this address without kreloc seeing it go, so retire it rather
+ * than let the new module fill it under the old name.  Caller holds
+ * kreloc_mod_lock.
+ */
+static void kreloc_retire_stale(const struct module *mod)
+{
+	struct kreloc_mrec *rec, *tmp;
+
+	list_for_each_entry_safe(rec, tmp, &kreloc_live, node) {
+		if (rec->mod != mod)
+			continue;
+		pr_warn("record of %s was left live; its module is gone\n", rec->name);
+		rec->state = KRELOC_M_GONE;
+		rec->mod = NULL;
+		rec->init_freed = true;
+		rec->unload_gen = ++kreloc_gen;
+		list_move_tail(&rec->node, &kreloc_history);
+		kreloc_nr_history++;
+	}
+}
+
 /* Is @name still used by some record?  Caller holds kreloc_mod_lock. */
 static bool kreloc_name_in_use(const char *name)
 {
@@ -176,7 +222,8 @@ static void kreloc_mfile_add(const char *name)
 	list_for_each_entry(f, &kreloc_mfiles, node)
 		if (!strcmp(f->name, name))
 			return;
-	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	/* Out of memory: the record stays in "modules", without its file. */
+	f = kreloc_zalloc(sizeof(*f));
 	if (!f)
 		return;
 	strscpy(f->name, name, sizeof(f->name));
@@ -199,11 +246,13 @@ static void kreloc_mfile_del(const char *name)
 	}
 }
 
-/* Files for a new record.  Caller holds kreloc_dbg_lock. */
+/* Files for a new record, once published.  Caller holds kreloc_dbg_lock. */
 static void kreloc_mfiles_for(const char *name, u64 gen)
 {
 	char buf[MODULE_NAME_LEN + 24];
 
+	if (!kreloc_published)
+		return;
 	kreloc_mfile_add(name);
 	snprintf(buf, sizeof(buf), "%s@%llu", name, gen);
 	kreloc_mfile_add(buf);
@@ -240,31 +289,28 @@ static void kreloc_trim_history(void)
 	}
 }
 
-static void kreloc_mod_coming(struct module *mod)
+/* Record @mod at COMING, or at LIVE if its COMING went unseen. */
+static void kreloc_mod_coming(struct module *mod, enum kreloc_mstate state)
 {
-	struct kreloc_mrec *rec = kreloc_mrec_new(mod);
+	struct kreloc_mrec *rec = kreloc_mrec_new(mod, true);
 	u64 gen;
 
 	if (!rec) {
+		atomic_inc(&kreloc_modules_lost);
 		pr_warn_ratelimited("out of memory recording module %s\n", mod->name);
 		return;
 	}
-	rec->state = KRELOC_M_COMING;
+	rec->state = state;
 	mutex_lock(&kreloc_dbg_lock);
 	mutex_lock(&kreloc_mod_lock);
 	kreloc_mark_reused(mod);
-	if (kreloc_find_live(mod)) {
-		/* Already found by the initial scan. */
-		mutex_unlock(&kreloc_mod_lock);
-		mutex_unlock(&kreloc_dbg_lock);
-		kreloc_mrec_free(rec);
-		return;
-	}
+	kreloc_retire_stale(mod);
 	gen = ++kreloc_gen;
 	rec->load_gen = gen;
 	list_add_tail(&rec->node, &kreloc_live);
 	mutex_unlock(&kreloc_mod_lock);
 	kreloc_mfiles_for(mod->name, gen);
+	kreloc_trim_history();
 	mutex_unlock(&kreloc_dbg_lock);
 }
 
@@ -280,9 +326,13 @@ static void kreloc_mod_live(struct module *mod)
 	mutex_lock(&kreloc_mod_lock);
 	rec = kreloc_find_live(mod);
 	if (!rec) {
-		/* Its COMING went unseen (kreloc was loading): record it now. */
+		/*
+		 * Its COMING went unseen (kreloc was loading, or out of
+		 * memory): record it now, init regions and all, for they are
+		 * released only after this notifier.
+		 */
 		mutex_unlock(&kreloc_mod_lock);
-		kreloc_mod_coming(mod);
+		kreloc_mod_coming(mod, KRELOC_M_LIVE);
 		mutex_lock(&kreloc_mod_lock);
 		rec = kreloc_find_live(mod);
 	}
@@ -396,7 +446,7 @@ static int kreloc_mod_notify(struct notifier_block *nb, unsigned long action,
 
 	switch (action) {
 	case MODULE_STATE_COMING:
-		kreloc_mod_coming(mod);
+		kreloc_mod_coming(mod, KRELOC_M_COMING);
 		break;
 	case MODULE_STATE_LIVE:
 		kreloc_mod_live(mod);
@@ -412,120 +462,217 @@ static struct notifier_block kreloc_mod_nb = {
 	.notifier_call = kreloc_mod_notify,
 };
 
+/* Walk from this module's node; true if it reaches @head. */
+static bool kreloc_list_reaches(const struct list_head *head)
+{
+	const struct list_head *p;
+	unsigned int n = 0;
+	bool found = false;
+
+	rcu_read_lock();
+	for (p = rcu_dereference(list_next_rcu(&THIS_MODULE->list));
+	     p != &THIS_MODULE->list && n < 100000;
+	     p = rcu_dereference(list_next_rcu(p)), n++) {
+		if (p == head) {
+			found = true;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return found;
+}
+
 /*
- * Find the head of the kernel's module list: the "modules" symbol where
- * kallsyms has data symbols, else the one node of the circular list that
- * no module's memory holds (asked of __module_address(), a text symbol).
- * Trusted only if walking from it reaches this module.
+ * Find the head of the kernel's module list (kernel/module/main.c
+ * "modules") exactly, or not at all:
+ *   - kallsyms has it where it lists data symbols (KALLSYMS_ALL), and
+ *     sprint_symbol() must then say "modules+0x0/..." of vmlinux;
+ *   - else the link-time data may have it (a System.map), and on an
+ *     architecture that moves the image by one delta it sits at the linked
+ *     address plus the published offset.
+ * Either way, walking the list from this module must reach it.  Guessing
+ * (e.g. the one node no module's memory holds: __module_address() also
+ * says "no module" for a module still forming) is not good enough, because
+ * the scan would walk from a wrong head.
  */
 static bool kreloc_find_module_list(void)
 {
-	struct list_head *head = (void *)kreloc_ksym_lookup("modules");
-	struct module *(*module_address)(unsigned long addr);
-	struct kreloc_arch_fn fn;
-	struct list_head *p;
-	unsigned int n;
+	const struct kreloc_linked *l = kreloc_linked_get();
+	unsigned long head = kreloc_ksym_lookup("modules");
+	const char *how = "kallsyms";
+	char *buf;
+	u64 off;
 
-	module_address = kreloc_ksym_func("__module_address", &fn);
-	preempt_disable();
-	if (!head && module_address) {
-		for (p = THIS_MODULE->list.next, n = 0;
-		     p != &THIS_MODULE->list && n < 100000; p = p->next, n++) {
-			if (!module_address((unsigned long)p)) {
-				head = p;
-				break;
-			}
-		}
-	}
 	if (head) {
-		for (p = head->next, n = 0; p != head && n < 100000; p = p->next, n++)
-			if (p == &THIS_MODULE->list)
+		buf = kreloc_zalloc(KSYM_SYMBOL_LEN);
+		if (!buf)
+			return false;
+		sprint_symbol(buf, head);
+		if (strncmp(buf, "modules+0x0/", 12) || strchr(buf, '['))
+			head = 0;
+		kfree(buf);
+	}
+	if (!head && l->have_modules && kreloc_arch_single_delta() &&
+	    kreloc_core_kernel_offset(&off)) {
+		head = l->modules + off;
+		how = "linked";
+	}
+	if (!head || !kreloc_list_reaches((void *)head))
+		return false;
+	kreloc_module_list = (struct list_head *)head;
+	kreloc_module_list_how = how;
+	return true;
+}
+
+const char *kreloc_modules_list_source(void)
+{
+	return kreloc_module_list_how;
+}
+
+/*
+ * Record the modules that were live before kreloc, each under its own name
+ * and with numbers it cannot lose while they are read.
+ *
+ * try_module_get() would not do: a module whose ->init fails, and one
+ * removed with rmmod -f (CONFIG_MODULE_FORCE_UNLOAD), are freed whatever
+ * their reference count.  What holds instead (kernel/module/main.c of
+ * v5.10, v6.1, v6.12 and v7.x alike):
+ *   - every path that frees a module that ever was LIVE, delete_module()
+ *     (forced or not; it requires LIVE), first sets it GOING and then
+ *     calls the GOING notifiers, free_module() only after them;
+ *   - kreloc's notifier is registered before the scan, and its GOING
+ *     handler takes kreloc_mod_lock, which the scan holds throughout; so a
+ *     module the scan saw LIVE cannot be freed, nor its sect_attrs torn
+ *     down (mod_sysfs_teardown() in free_module()), until the scan is done;
+ *   - the state is set GOING before the notifier chain runs (and the chain
+ *     runs under the notifier rwsem that register_module_notifier() also
+ *     takes): a GOING chain that began before kreloc registered has
+ *     finished, and its GOING is visible, by the time the scan looks.
+ *     So LIVE seen under kreloc_mod_lock means kreloc's GOING handler has
+ *     not yet run for that module, and will wait for the lock.
+ * The module stays on the list too (list_del_rcu() is in free_module()), so
+ * the walk can leave RCU to read it and resume from its node.
+ *
+ * COMING modules are skipped.  One can be freed without any GOING
+ * notification to kreloc: when an earlier COMING notifier fails,
+ * blocking_notifier_call_chain_robust() sends GOING only to the notifiers
+ * that saw COMING, and load_module() then frees it (bug_cleanup); and its
+ * sect_attrs can be torn down while it is still COMING (sysfs_cleanup).
+ * If it goes LIVE, kreloc_mod_live() records it then, init regions and
+ * all (they are released only after the LIVE notifiers).  UNFORMED and
+ * GOING modules are skipped for the same reasons.
+ *
+ * Only the core regions of a scanned module are recorded: a module that
+ * went LIVE just before kreloc registered may be releasing its init
+ * regions at this very moment (do_init_module() after the LIVE chain).
+ *
+ * Return: 0, or -ENOMEM (nothing recorded then).
+ */
+static int kreloc_scan_modules(void)
+{
+	struct module *mod = list_entry(kreloc_module_list, struct module, list);
+	struct kreloc_mrec *rec, *tmp;
+	LIST_HEAD(found);
+	bool live;
+	int ret = 0;
+
+	mutex_lock(&kreloc_mod_lock);
+	for (;;) {
+		live = false;
+		rcu_read_lock();
+		list_for_each_entry_continue_rcu(mod, kreloc_module_list, list) {
+			live = READ_ONCE(mod->state) == MODULE_STATE_LIVE;
+			if (live)
 				break;
-		if (p != &THIS_MODULE->list)
-			head = NULL;
-	}
-	preempt_enable();
-	kreloc_module_list = head;
-	return head;
-}
-
-#define KRELOC_SCAN_MAX	4096
-
-/* Record the modules that were there before kreloc. */
-static void kreloc_scan_modules(void)
-{
-	struct module **mods, *mod;
-	struct kreloc_mrec *rec;
-	unsigned int i, n = 0;
-
-	mods = kcalloc(KRELOC_SCAN_MAX, sizeof(*mods), GFP_KERNEL);
-	if (!mods)
-		return;
-	/* Pin them under RCU; record them outside, where allocating may sleep. */
-	preempt_disable();
-	list_for_each_entry_rcu(mod, kreloc_module_list, list) {
-		if (mod->state == MODULE_STATE_UNFORMED ||
-		    mod->state == MODULE_STATE_GOING)
-			continue;
-		if (n == KRELOC_SCAN_MAX)
+			kreloc_hook_scan(mod->name, false);
+		}
+		rcu_read_unlock();
+		if (!live)
 			break;
-		if (try_module_get(mod))
-			mods[n++] = mod;
-	}
-	preempt_enable();
-	for (i = 0; i < n; i++)
-		kreloc_hook_scan(mods[i]->name, true);
-
-	/* The kernel's list is newest first: record oldest first. */
-	mutex_lock(&kreloc_dbg_lock);
-	for (i = n; i-- > 0; ) {
-		u64 gen;
-
-		mod = mods[i];
-		rec = kreloc_mrec_new(mod);
-		if (rec && mod->state == MODULE_STATE_LIVE) {
-			rec->state = KRELOC_M_LIVE;
-			rec->init_freed = true;
-			rec->nr_sects = kreloc_modsect_copy(mod, &rec->sects);
-		} else if (rec) {
-			rec->state = KRELOC_M_COMING;
+		/* Pinned by kreloc_mod_lock from here on (see above). */
+		kreloc_hook_scan(mod->name, true);
+		rec = kreloc_mrec_new(mod, false);
+		if (!rec) {
+			ret = -ENOMEM;
+			break;
 		}
-		mutex_lock(&kreloc_mod_lock);
-		if (!rec || kreloc_find_live(mod)) {
-			mutex_unlock(&kreloc_mod_lock);
-			if (rec)
-				kreloc_mrec_free(rec);
-			module_put(mod);
+		rec->state = KRELOC_M_LIVE;
+		rec->init_freed = true;
+		rec->nr_sects = kreloc_modsect_copy(mod, &rec->sects);
+		if (rec->nr_sects == -ENOMEM) {
+			kreloc_mrec_free(rec);
+			ret = -ENOMEM;
+			break;
+		}
+		/* The kernel's list is newest first: record oldest first. */
+		list_add(&rec->node, &found);
+	}
+	list_for_each_entry_safe(rec, tmp, &found, node) {
+		if (ret) {
+			list_del(&rec->node);
+			kreloc_mrec_free(rec);
 			continue;
 		}
-		gen = ++kreloc_gen;
-		rec->load_gen = gen;
-		list_add_tail(&rec->node, &kreloc_live);
-		mutex_unlock(&kreloc_mod_lock);
-		kreloc_mfiles_for(rec->name, gen);
-		module_put(mod);
+		rec->load_gen = ++kreloc_gen;
+		list_move_tail(&rec->node, &kreloc_live);
 	}
-	mutex_unlock(&kreloc_dbg_lock);
-	kfree(mods);
+	mutex_unlock(&kreloc_mod_lock);
 	kreloc_hook_scan_done();
+	return ret;
 }
 
-int kreloc_modules_init(void)
+int kreloc_modules_check_params(void)
 {
-	int ret;
-
 	if (history > KRELOC_HISTORY_LIMIT) {
 		pr_err("history=%u: at most %u\n", history, KRELOC_HISTORY_LIMIT);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/*
+ * Start recording: the notifier first, then the modules that were there
+ * before it.  No debugfs file is created yet (kreloc_modules_publish()).
+ */
+int kreloc_modules_init(void)
+{
+	int ret;
+
 	ret = register_module_notifier(&kreloc_mod_nb);
 	if (ret)
 		return ret;
-	if (kreloc_find_module_list())
-		kreloc_scan_modules();
-	else
-		pr_warn("kernel module list not found: modules loaded before kreloc are not recorded\n");
+	kreloc_hook_mark("register_module_notifier");
+	if (kreloc_find_module_list()) {
+		kreloc_hook_mark("module list head");
+		ret = kreloc_scan_modules();
+		kreloc_hook_mark("module scan");
+		if (ret)
+			kreloc_modules_exit();
+		return ret;
+	}
+	pr_warn("kernel module list not found exactly: modules loaded before kreloc are not recorded\n");
 	return 0;
+}
+
+/* Create the files of every record so far; later records get theirs at once. */
+void kreloc_modules_publish(void)
+{
+	const struct kreloc_mrec *rec;
+
+	mutex_lock(&kreloc_dbg_lock);
+	kreloc_published = true;
+	mutex_lock(&kreloc_mod_lock);
+	list_for_each_entry(rec, &kreloc_live, node)
+		kreloc_mfiles_for(rec->name, rec->load_gen);
+	list_for_each_entry(rec, &kreloc_history, node)
+		kreloc_mfiles_for(rec->name, rec->load_gen);
+	mutex_unlock(&kreloc_mod_lock);
+	mutex_unlock(&kreloc_dbg_lock);
+}
+
+unsigned int kreloc_modules_unrecorded(void)
+{
+	return atomic_read(&kreloc_modules_lost);
 }
 
 void kreloc_modules_exit(void)
@@ -641,6 +788,7 @@ static bool kreloc_is_percpu_section(const char *name)
 int kreloc_modules_show_one(struct seq_file *m, const char *spec)
 {
 	const struct kreloc_mrec *rec;
+	char err[KRELOC_ERRNAME_LEN];
 	int r, i;
 
 	mutex_lock(&kreloc_mod_lock);
@@ -665,7 +813,7 @@ int kreloc_modules_show_one(struct seq_file *m, const char *spec)
 			   reg->base, reg->size, kreloc_mem_state(rec, r));
 	}
 	if (rec->nr_sects < 0)
-		seq_printf(m, "# sections unknown (%d)\n", rec->nr_sects);
+		seq_printf(m, "# sections unknown (%s)\n", kreloc_errname(rec->nr_sects, err));
 	for (i = 0; i < rec->nr_sects; i++)
 		seq_printf(m, "section %s 0x%lx - %s\n", rec->sects[i].name,
 			   rec->sects[i].addr,

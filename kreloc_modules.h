@@ -32,8 +32,12 @@ struct kreloc_mrec {
 	struct kreloc_msect *sects;
 };
 
+int kreloc_modules_check_params(void);
 int kreloc_modules_init(void);
+void kreloc_modules_publish(void);
 void kreloc_modules_exit(void);
+const char *kreloc_modules_list_source(void);
+unsigned int kreloc_modules_unrecorded(void);
 
 u64 kreloc_modules_generation(void);
 unsigned int kreloc_modules_history_max(void);

@@ -3,8 +3,8 @@
  * kreloc arch defaults, always linked; an architecture's file overrides
  * what differs.  With no override: _text as the reference symbol, no link
  * base constant, no kernel-provided offset, plain function pointers that
- * may be called, no assumption that all sections move together, no dot
- * symbols and no probe adjustment.
+ * may be called indirectly, no assumption that all sections move together,
+ * no dot symbols and no probe adjustment.
  */
 #include <linux/compiler.h>
 #include <linux/string.h>

@@ -76,11 +76,15 @@ const char *kreloc_arch_code_name(const char *name, char *buf, size_t len);
 /**
  * kreloc_arch_callable() - may kreloc call the code at @addr through a
  * function pointer
- * @addr:	the entry a pointer would hold (from kreloc_arch_func())
+ * @addr:	the start of the function's code, as kallsyms gives it (on
+ *		ppc64 ELFv1 the ".name" code, not the descriptor)
  *
  * Control-flow integrity may forbid an indirect call to a function whose
- * address the kernel never takes (arm64 BTI: the first instruction must be
- * a landing pad).  Checked before a recovered address is installed.
+ * address the kernel never takes (x86 IBT: a sealed function starts with a
+ * NOP, not ENDBR64; arm64 BTI: the first instruction must be a landing
+ * pad).  Asked only where the kernel has no static calls, so that
+ * kreloc's calls are indirect (kreloc_call.c), before a target is
+ * installed.
  *
  * Return: true if an indirect call to @addr is allowed.
  */

@@ -8,6 +8,7 @@
  * symbol "foo" is a descriptor in .opd and its code is ".foo"; calling code
  * through a pointer needs a descriptor holding the entry and the kernel TOC.
  */
+#include <linux/ftrace.h>
 #include <linux/string.h>
 #include <linux/printk.h>
 #include <asm/page.h>
@@ -15,6 +16,7 @@
 #include <linux/uaccess.h>
 #include "kreloc_arch.h"
 #include "../kreloc.h"
+#include "../kreloc_call.h"
 #include "../lib/kreloc_ppc.h"
 
 bool kreloc_arch_link_base(u64 *base)
@@ -66,16 +68,26 @@ bool kreloc_arch_dot_symbols(void)
  * ELFv2: plain function pointers (calling the global entry sets up r2 from
  * r12) and no dot symbols, as in generic.c; an offset-0 probe moves.
  */
-static unsigned long (*kreloc_ftrace_location_range)(unsigned long start,
-						     unsigned long end);
-static struct kreloc_arch_fn kreloc_ftrace_fn;
+#ifdef CONFIG_KPROBES_ON_FTRACE
+KRELOC_CALL_DEFINE(ftrace_location_range);
 
 void kreloc_arch_init(void)
 {
-	if (IS_ENABLED(CONFIG_KPROBES_ON_FTRACE))
-		kreloc_ftrace_location_range =
-			kreloc_ksym_func("ftrace_location_range", &kreloc_ftrace_fn);
+	kreloc_call_install(&KRELOC_CALL(ftrace_location_range));
 }
+
+static unsigned long kreloc_ftrace_site(unsigned long sym)
+{
+	if (!kreloc_call_ready(ftrace_location_range))
+		return 0;
+	return kreloc_call(ftrace_location_range)(sym, sym + 16);
+}
+#else
+static unsigned long kreloc_ftrace_site(unsigned long sym)
+{
+	return 0;
+}
+#endif
 
 /* As the ELFv2 part of arch/powerpc/kernel/kprobes.c:kprobe_lookup_name(). */
 unsigned long kreloc_arch_probe_entry(unsigned long sym, unsigned long offset)
@@ -85,11 +97,9 @@ unsigned long kreloc_arch_probe_entry(unsigned long sym, unsigned long offset)
 
 	if (offset || !IS_ENABLED(CONFIG_PPC64))
 		return sym;
-	if (kreloc_ftrace_location_range) {
-		faddr = kreloc_ftrace_location_range(sym, sym + 16);
-		if (faddr)
-			return faddr;
-	}
+	faddr = kreloc_ftrace_site(sym);
+	if (faddr)
+		return faddr;
 	if (get_kernel_nofault(insn[0], (u32 *)sym) ||
 	    get_kernel_nofault(insn[1], (u32 *)sym + 1))
 		return sym;

@@ -6,11 +6,16 @@
  * (arch/x86/boot/compressed/misc.c handle_relocations()); per-CPU symbols
  * are absolute and never move.  _text links at __START_KERNEL.
  * kaslr_offset() reads _text, which is not exported, so there is no
- * kernel-provided offset; function pointers are plain: the symbol start is
- * where an IBT kernel's ENDBR64 sits, so an indirect call to it is legal.
- * The rest comes from generic.c.
+ * kernel-provided offset.  Function pointers are plain, but with IBT an
+ * indirect call is legal only to a function that still starts with
+ * ENDBR64: the kernel seals (overwrites with a NOP) the ENDBR64 of every
+ * function whose address it never takes, which includes every unexported
+ * function kreloc calls.  x86_64 has static calls, so kreloc_call.c calls
+ * them directly and never asks kreloc_arch_callable(); it is here for the
+ * record.  The rest comes from generic.c.
  */
 #include <linux/align.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 #include <asm/page.h>
 #ifdef CONFIG_X86_KERNEL_IBT
@@ -27,6 +32,18 @@ bool kreloc_arch_link_base(u64 *base)
 bool kreloc_arch_single_delta(void)
 {
 	return true;
+}
+
+/* ENDBR64, compared exactly: the kernel's is_endbr() also accepts the seal. */
+bool kreloc_arch_callable(unsigned long addr)
+{
+	static const u8 endbr64[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
+	u8 insn[4];
+
+	if (!IS_ENABLED(CONFIG_X86_KERNEL_IBT))
+		return true;
+	return !copy_from_kernel_nofault(insn, (void *)addr, sizeof(insn)) &&
+	       !memcmp(insn, endbr64, sizeof(insn));
 }
 
 unsigned long kreloc_arch_adjust_probe(unsigned long addr, unsigned long offset)
