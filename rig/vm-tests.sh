@@ -48,7 +48,8 @@ kargs=()
 make -s -C "$KDIR" M="$work/build/test_module" "${kargs[@]}" modules >/dev/null 2>&1 ||
 	die "cannot build the test module"
 cp "$work/build/test_module/kreloc_test_mod.ko" \
-	"$work/build/test_module/kreloc_test_slowinit.ko" "$work/stage/kreloc/"
+	"$work/build/test_module/kreloc_test_slowinit.ko" \
+	"$work/build/test_module/kreloc_test_anchor.ko" "$work/stage/kreloc/"
 modroot=$(mod_root "${MODDIR:-}")
 if [ -n "$modroot" ] && [ -n "$(find "$modroot/lib/modules/$KVER/kernel" -name 'dummy.ko*' 2>/dev/null)" ]; then
 	"$top/rig/stage-modules.sh" "$modroot" "$KVER" "$work/stage" dummy vfat bridge
@@ -83,7 +84,7 @@ run calls ./kreloc_calls_test --ko "$ko" --decoy-ko "$hooks"
 dmesg_clean calls
 dummy=$(find /lib/modules -name dummy.ko 2>/dev/null | head -1)
 run modules ./kreloc_modules_test --ko "$ko" \
-	--test-ko kreloc_test_mod.ko --dummy-ko "$dummy"
+	--test-ko kreloc_test_mod.ko --dummy-ko "$dummy" --anchor-ko kreloc_test_anchor.ko
 dmesg_clean modules
 run lookup ./kreloc_lookup_test --ko "$ko" --hooks-ko "$hooks"
 dmesg_clean lookup

@@ -3,7 +3,8 @@
  * kreloc_modules_test - selftest of kreloc's module records.
  *
  *   kreloc_modules_test --ko kreloc.ko --test-ko kreloc_test_mod.ko
- *                       --dummy-ko dummy.ko [--cycles 200]
+ *                       --dummy-ko dummy.ko [--anchor-ko kreloc_test_anchor.ko]
+ *                       [--cycles 200]
  *
  * Needs modprobe and the kernel's vfat and bridge modules (with their
  * dependencies) in /lib/modules/$(uname -r).  Output is KTAP.
@@ -42,7 +43,7 @@ struct mrec {
 	int nr_sects;
 };
 
-static const char *kreloc_ko, *test_ko, *dummy_ko;
+static const char *kreloc_ko, *test_ko, *dummy_ko, *anchor_ko;
 
 /* Parse module/SPEC; 0, -ENOENT, or -EINVAL (with a diagnostic). */
 static int read_mrec(const char *spec, struct mrec *r)
@@ -465,6 +466,58 @@ static void test_permissions(void)
 			 "modules and module/NAME: EPERM without CAP_SYSLOG\n");
 }
 
+/*
+ * The module list head must be found exactly (the scan walks from it):
+ * by kallsyms' "modules" or by its link-time address, never guessed.
+ */
+static void test_module_list(void)
+{
+	char *info = kr_read_file(KRELOC_DIR "/info", NULL);
+	char how[32] = "";
+
+	if (info)
+		kr_kv(info, "MODULE_LIST", how, sizeof(how));
+	free(info);
+	ksft_test_result(!strcmp(how, "kallsyms") || !strcmp(how, "linked"),
+			 "module list head found exactly: MODULE_LIST=%s\n", how);
+}
+
+/*
+ * A module with functions named like anchors (kreloc_test_anchor.ko):
+ * where vmlinux's kallsyms lacks those names (no KALLSYMS_ALL),
+ * kallsyms_lookup_name() answers with the module's.  kreloc must refuse
+ * them: the same status and resolved anchors as without the module.
+ */
+static void test_anchor_decoys(void)
+{
+	char st0[32] = "", st1[32] = "", r0[16] = "", r1[16] = "";
+	char *info;
+	int ok;
+
+	if (!anchor_ko || access(anchor_ko, R_OK)) {
+		ksft_test_result_skip("no kreloc_test_anchor.ko\n");
+		return;
+	}
+	ok = !load_kreloc(NULL) && (info = kr_read_file(KRELOC_DIR "/info", NULL));
+	if (ok) {
+		kr_kv(info, "STATUS", st0, sizeof(st0));
+		kr_kv(info, "ANCHORS_RESOLVED", r0, sizeof(r0));
+		free(info);
+	}
+	ok = ok && !kr_load_module(anchor_ko, NULL) && !load_kreloc(NULL) &&
+	     (info = kr_read_file(KRELOC_DIR "/info", NULL));
+	if (ok) {
+		kr_kv(info, "STATUS", st1, sizeof(st1));
+		kr_kv(info, "ANCHORS_RESOLVED", r1, sizeof(r1));
+		free(info);
+	}
+	kr_unload_module("kreloc_test_anchor");
+	ksft_print_msg("without the decoys: STATUS=%s ANCHORS_RESOLVED=%s; with them: STATUS=%s ANCHORS_RESOLVED=%s\n",
+		       st0, r0, st1, r1);
+	ksft_test_result(ok && !strcmp(st0, "ok") && !strcmp(st1, st0) && !strcmp(r1, r0),
+			 "functions of a module named like anchors are not taken as anchors\n");
+}
+
 static void test_dmesg_clean(void)
 {
 	char buf[8192];
@@ -491,6 +544,7 @@ int main(int argc, char **argv)
 		{ "test-ko", required_argument, NULL, 't' },
 		{ "dummy-ko", required_argument, NULL, 'd' },
 		{ "cycles", required_argument, NULL, 'c' },
+		{ "anchor-ko", required_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, cycles = 200;
@@ -502,6 +556,7 @@ int main(int argc, char **argv)
 		case 't': test_ko = optarg; break;
 		case 'd': dummy_ko = optarg; break;
 		case 'c': cycles = atoi(optarg); break;
+		case 'a': anchor_ko = optarg; break;
 		default: return 2;
 		}
 	}
@@ -512,14 +567,16 @@ int main(int argc, char **argv)
 		ksft_exit_skip("must be run as root\n");
 	if (access(kreloc_ko, R_OK) || access(test_ko, R_OK) || access(dummy_ko, R_OK))
 		ksft_exit_skip("modules not found\n");
-	ksft_set_plan(14);
+	ksft_set_plan(16);
 
 	test_before_and_sysfs();
+	test_module_list();
 	test_init_text();
 	test_unload_history();
 	test_permissions();
 	test_history_bound();
 	test_stress(cycles);
+	test_anchor_decoys();
 	test_dmesg_clean();
 	kr_unload_module("bridge");
 	kr_unload_module("kreloc");
