@@ -276,7 +276,8 @@ int kreloc_core_init(struct kreloc_core *core)
 	pr_info("%u anchors from %s, status %s\n", l->nr_anchors, l->source_name,
 		core->ok ? "ok" : "mismatch");
 	if (kreloc_hook_leak_offset())
-		pr_info("test: offset 0x%llx\n", core->kernel_offset);
+		pr_info("test: offset 0x%llx, reference symbol at 0x%llx\n",
+			core->kernel_offset, core->ref_runtime);
 	return 0;
 }
 

@@ -14,8 +14,9 @@
  *   test_call_decoy=1     kallsyms_show_value's static call is pointed at a
  *                         decoy, while info still names the real target (the
  *                         selftest of the call-site check must catch it)
- *   test_leak_offset=1    print the KASLR offset in dmesg (the selftest of
- *                         the dmesg check must catch it)
+ *   test_leak_offset=1    print the offset and a runtime address in dmesg
+ *                         (the selftest of the dmesg check must catch it;
+ *                         on ppc64 the offset is 0, the address leaks)
  *   test_kprobe_now=1     unregister the kprobe during init, not at exit
  *                         (make bench compares the two)
  *   test_anchors_by_name=1  look every anchor up by name, without first

@@ -190,7 +190,7 @@ int main(int argc, char **argv)
 		kr_unload_module("kreloc");
 		bad = kr_load_module(leak_ko, "test_leak_offset=1") ? -1 : check_since(&seq, &lines);
 		kr_unload_module("kreloc");
-		ksft_test_result(bad > 0, "the check catches a test build printing the offset\n");
+		ksft_test_result(bad > 0, "the check catches a test build printing the offset and an address\n");
 	}
 	if (asprintf(&s, "%lld\n", seq) > 0) {
 		kr_write_file(SEQ_FILE, s);
