@@ -2,11 +2,22 @@
 /*
  * kreloc_compat.c - module memory layout across kernel versions:
  * v6.1 struct module_layout vs v6.4+ struct module_memory (commit
- * ac3b43283923 "module: replace module_layout with module_memory").
+ * ac3b43283923 "module: replace module_layout with module_memory");
+ * the VMCOREINFO note (v6.10 moved it to vmcore_info.h).
  */
 #include <linux/kallsyms.h>
 #include <linux/module.h>
+#include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/io.h>
+#ifdef KRELOC_HAVE_VMCORE_INFO_H
+#include <linux/vmcore_info.h>
+#define KRELOC_VMCOREINFO	IS_ENABLED(CONFIG_VMCORE_INFO)
+#else
+#include <linux/crash_core.h>
+#define KRELOC_VMCOREINFO	IS_ENABLED(CONFIG_CRASH_CORE)
+#endif
 #include "kreloc.h"
 #include "kreloc_call.h"
 #include "kreloc_compat.h"
@@ -163,4 +174,30 @@ int kreloc_compat_count_symbol(const char *mod, const char *name)
 		kreloc_call(kallsyms_on_each_match_symbol)(kreloc_count_match, name, &c);
 	kreloc_count_modules(&c);
 	return c.n;
+}
+
+int kreloc_compat_vmcoreinfo_hex(const char *key, u64 *val)
+{
+#if KRELOC_VMCOREINFO
+	const size_t size = VMCOREINFO_NOTE_SIZE;
+	const u8 *desc;
+	void *buf;
+	int n;
+
+	buf = kmalloc(size, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	/* A copy: the kernel may append to the note (e.g. CRASHTIME). */
+	n = copy_from_kernel_nofault(buf, phys_to_virt(paddr_vmcoreinfo_note()),
+				     size);
+	if (!n)
+		n = kreloc_note_find(buf, size, false, VMCOREINFO_NOTE_NAME, 0,
+				     &desc);
+	if (n >= 0)
+		n = kreloc_vmcoreinfo_hex(desc, n, key, val);
+	kfree(buf);
+	return n;
+#else
+	return -EOPNOTSUPP;
+#endif
 }

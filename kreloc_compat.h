@@ -54,6 +54,21 @@ bool kreloc_compat_init_released(const struct module *mod);
  */
 int kreloc_compat_count_symbol(const char *mod, const char *name);
 
+/**
+ * kreloc_compat_vmcoreinfo_hex() - a hexadecimal value the kernel wrote
+ * into its VMCOREINFO note for crash dump tools
+ * @key:	e.g. "KERNELOFFSET"
+ * @val:	set to the value
+ *
+ * The note's physical address is exported (paddr_vmcoreinfo_note()); v6.10
+ * moved its declaration from crash_core.h to vmcore_info.h and the option
+ * from CRASH_CORE to VMCORE_INFO.
+ *
+ * Return: 0, -EOPNOTSUPP if the kernel keeps no VMCOREINFO, -ENOENT if the
+ * key is absent, another -errno if the note cannot be read or parsed.
+ */
+int kreloc_compat_vmcoreinfo_hex(const char *key, u64 *val);
+
 /* Look up the iterators; call once after kreloc_ksym_init(). */
 void kreloc_compat_init(void);
 
