@@ -827,6 +827,10 @@ int kreloc_modules_show_one(struct seq_file *m, const char *spec)
  * kreloc_modules_region_of() - which loaded module region holds an address
  * @addr:	runtime address
  *
+ * A module's freed init regions no longer hold it: a module loaded later
+ * may sit in that memory (seen on arm64: dummy's text where vfat's
+ * init.text had been), so only live regions count.
+ *
  * Return: the region name ("text", "init.text", ...) or NULL.
  */
 const char *kreloc_modules_region_of(unsigned long addr)
@@ -837,11 +841,13 @@ const char *kreloc_modules_region_of(unsigned long addr)
 
 	mutex_lock(&kreloc_mod_lock);
 	list_for_each_entry(rec, &kreloc_live, node) {
-		r = kreloc_region_of(rec, addr);
-		if (r >= 0) {
-			type = kreloc_region_names[r];
+		for (r = 0; r < KRELOC_NR_REGIONS && !type; r++)
+			if (rec->regions[r].size && addr >= rec->regions[r].base &&
+			    addr - rec->regions[r].base < rec->regions[r].size &&
+			    !(kreloc_region_is_init(r) && rec->init_freed))
+				type = kreloc_region_names[r];
+		if (type)
 			break;
-		}
 	}
 	mutex_unlock(&kreloc_mod_lock);
 	return type;
