@@ -1086,6 +1086,7 @@ static int cmd_probe(int argc, char **argv)
 	/* Freed init text: the core's init.text, or a module's init.text region. */
 	{
 		const struct ks_core *it = ksnap_core(&s, "init.text");
+		int live = 0;
 
 		if (it && it->runtime.ok && it->size.ok && addr - it->runtime.v < it->size.v &&
 		    (!strcmp(it->status, "freed") || !strcmp(s.init, "freed"))) {
@@ -1095,7 +1096,21 @@ static int cmd_probe(int argc, char **argv)
 			ret = EXIT_REFUSED;
 			goto out_snap;
 		}
-		for (k = 0; k < s.nr_mods; k++) {
+		/*
+		 * A module loaded after another's init memory was freed may sit
+		 * in it (seen on arm64): an address in a live region is live.
+		 */
+		for (k = 0; k < s.nr_mods && !live; k++) {
+			size_t j;
+
+			for (j = 0; j < s.mods[k].nr_mem; j++) {
+				const struct ks_mem *r = &s.mods[k].mem[j];
+
+				live |= r->kind == KS_REGION && !strcmp(r->state, "live") &&
+					r->addr.ok && r->size.ok && addr - r->addr.v < r->size.v;
+			}
+		}
+		for (k = 0; k < s.nr_mods && !live; k++) {
 			const struct ks_mod *m = &s.mods[k];
 			size_t j;
 
