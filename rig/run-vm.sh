@@ -7,7 +7,9 @@
 # initramfs, boot the kernel described by ENV (from rig/kernel-*.sh) under
 # QEMU TCG with KASLR as the kernel defaults, and write the console to LOG.
 # DATA, if given, receives the guest's second serial port (ttyS1 / hvc1),
-# used for bulk output such as /proc/kallsyms.  KERNEL_APPEND in ENV (words
+# used for bulk output such as /proc/kallsyms; where the machine has no second
+# UART (QEMU's arm64 virt), ENV names a device for it (DATA_DEV: virtconsole
+# or a chardev device such as pci-serial) and its tty in the guest (DATA_TTY).  KERNEL_APPEND in ENV (words
 # a kernel needs on every boot) goes after APPEND.  Exit 0 if the job ran
 # and the guest powered off, 1 on timeout or panic.
 set -euo pipefail
@@ -20,6 +22,13 @@ need_pkgs cpio
 case "$QEMU_BIN" in
 qemu-system-x86_64) need_pkgs qemu-system-x86 ;;
 qemu-system-ppc64) need_pkgs qemu-system-ppc ;;
+qemu-system-aarch64) need_pkgs qemu-system-arm ;;
+esac
+case "${DATA_DEV:-}" in
+"") data_args=(-serial "file:$data") ;;
+virtconsole) data_args=(-device virtio-serial-pci -chardev "file,id=krelocdata,path=$data"
+			-device virtconsole,chardev=krelocdata) ;;
+*) data_args=(-chardev "file,id=krelocdata,path=$data" -device "$DATA_DEV,chardev=krelocdata") ;;
 esac
 
 root=$(mktemp -d "$CACHE/tmp/initramfs.XXXXXX")
@@ -41,8 +50,8 @@ set +e
 # shellcheck disable=SC2086
 timeout "$timeout_s" "$QEMU_BIN" $QEMU_ARGS -display none -monitor none \
 	-kernel "$KIMAGE" -initrd "$root.cpio.gz" \
-	-append "console=$CONSOLE panic=-1 loglevel=4 krelocdata=${CONSOLE%0}1 $append ${KERNEL_APPEND:-}" \
-	-serial "file:$logf" -serial "file:$data" </dev/null
+	-append "console=$CONSOLE panic=-1 loglevel=4 krelocdata=${DATA_TTY:-${CONSOLE%0}1} $append ${KERNEL_APPEND:-}" \
+	-serial "file:$logf" "${data_args[@]}" </dev/null
 rc=$?
 set -e
 rm -f "$root.cpio.gz"
