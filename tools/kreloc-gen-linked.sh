@@ -5,13 +5,17 @@
 #
 # Write kreloc_linked_gen.h from the first link-time source that exists:
 # a real System.map (Debian's one-line placeholder does not count), the
-# vmlinux inside VMLINUZ, or the arch's link base.  SOURCE=auto picks;
-# system.map, vmlinux or arch forces one (and fails if it is unusable).
+# vmlinux inside VMLINUZ (an arm64 Image has none), or the arch's link
+# base.  SOURCE=auto picks; system.map, vmlinux or arch forces one (and
+# fails if it is unusable).
 set -eu
 
 linkgen="$1" out="$2" release="$3" source="$4" map="$5" image="$6"
 here=$(dirname "$0")
 tmp="$out.tmp"
+
+elf="$out.vmlinux"
+trap 'rm -f "$elf"' EXIT
 
 use_map() {
 	[ -r "$map" ] && "$linkgen" --probe-map "$map" 2>/dev/null
@@ -20,7 +24,7 @@ use_map() {
 if [ "$source" = auto ]; then
 	if use_map; then
 		source=system.map
-	elif [ -r "$image" ]; then
+	elif [ -r "$image" ] && "$here/kreloc-extract-vmlinux" "$image" "$elf" 2>/dev/null; then
 		source=vmlinux
 	else
 		source=arch
@@ -34,11 +38,9 @@ system.map)
 	;;
 vmlinux)
 	[ -r "$image" ] || { echo "kreloc: VMLINUZ=$image: not readable" >&2; exit 1; }
-	elf="$out.vmlinux"
-	"$here/kreloc-extract-vmlinux" "$image" "$elf"
+	[ -s "$elf" ] || "$here/kreloc-extract-vmlinux" "$image" "$elf"
 	"$linkgen" --source vmlinux --input "$elf" --name "$image" \
 		--release "$release" -o "$tmp"
-	rm -f "$elf"
 	;;
 arch)
 	"$linkgen" --source arch --release "$release" -o "$tmp"
