@@ -4,11 +4,19 @@
  *
  *   kreloc_core_test --ko kreloc.ko --source system.map|vmlinux|arch
  *                    --map LINKTIME_MAP [--expect ok|mismatch] [--cycles N]
+ *                    [--dmesg TEXT]
+ *
+ * With --expect mismatch, dmesg must say why: TEXT (default "disagree", the
+ * report of anchors that disagree).
  *
  * Loads the module, checks /sys/kernel/debug/kreloc/{info,sections,anchors}
  * against /proc/kallsyms and the kernel's link-time map (a System.map, or on
- * x86_64 the /proc/kallsyms of a nokaslr boot), checks the credential rules,
- * reloads it N times and unloads it.  Output is KTAP; exit 4 means skip.
+ * x86_64 and arm64 the /proc/kallsyms of a nokaslr boot), and KERNELOFFSET
+ * against the kernel's own VMCOREINFO, checks the credential rules, reloads
+ * it N times and unloads it.  Output is KTAP; exit 4 means skip.
+ *
+ * The reference symbol is _text, as in VMCOREINFO, except on arm64, whose
+ * kallsyms has no _text without KALLSYMS_ALL: there it is _stext.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -38,7 +46,7 @@ static const char * const section_names[NR_SECTIONS] = {
 };
 
 static struct sysmap kallsyms, linkmap;
-static const char *source, *ko;
+static const char *source, *ko, *ref = "_text";
 static char *info, *sections_txt, *anchors_txt;
 
 struct section_row {
@@ -134,8 +142,8 @@ static void test_info_basics(const char *expect)
 	ok = ok && !kr_kv(info, "FORMAT", v, sizeof(v)) && !strcmp(v, "1");
 	ok = ok && !kr_kv(info, "OSRELEASE", v, sizeof(v)) && !strcmp(v, u.release);
 	ok = ok && !kr_kv(info, "ARCH", v, sizeof(v)) && !strcmp(v, u.machine);
-	ok = ok && !kr_kv(info, "REF_SYMBOL", v, sizeof(v)) && !strcmp(v, "_text");
-	ksft_test_result(ok, "info: FORMAT=1, OSRELEASE and ARCH as uname, REF_SYMBOL=_text\n");
+	ok = ok && !kr_kv(info, "REF_SYMBOL", v, sizeof(v)) && !strcmp(v, ref);
+	ksft_test_result(ok, "info: FORMAT=1, OSRELEASE and ARCH as uname, REF_SYMBOL=%s\n", ref);
 
 	ok = !kr_kv(info, "LINKED_SOURCE", v, sizeof(v)) && !strcmp(v, source);
 	ksft_test_result(ok, "info: LINKED_SOURCE=%s\n", source);
@@ -149,8 +157,8 @@ static void test_info_basics(const char *expect)
 /* True runtime offset from kallsyms and the link-time map. */
 static int true_offset(uint64_t *off)
 {
-	const struct sysmap_sym *k = unique(&kallsyms, "_text");
-	const struct sysmap_sym *l = unique(&linkmap, "_text");
+	const struct sysmap_sym *k = unique(&kallsyms, ref);
+	const struct sysmap_sym *l = unique(&linkmap, ref);
 
 	if (!k || !l)
 		return -1;
@@ -158,10 +166,37 @@ static int true_offset(uint64_t *off)
 	return 0;
 }
 
+/*
+ * The kernel's own offset, from the VMCOREINFO note that crash dump tools
+ * read (in /proc/kcore's first pages): "KERNELOFFSET=%lx".  1 if absent.
+ */
+static int vmcoreinfo_offset(uint64_t *off)
+{
+	static const char key[] = "\nKERNELOFFSET=";
+	char buf[65536], *p, *end;
+	ssize_t n = 0, r;
+	int fd = open("/proc/kcore", O_RDONLY);
+
+	if (fd < 0)
+		return 1;
+	while (n < (ssize_t)sizeof(buf) - 1 &&
+	       (r = read(fd, buf + n, sizeof(buf) - 1 - n)) > 0)
+		n += r;
+	close(fd);
+	buf[n] = '\0';
+	p = memmem(buf, n, key, sizeof(key) - 1);
+	if (!p)
+		return 1;
+	p += sizeof(key) - 1;
+	errno = 0;
+	*off = strtoull(p, &end, 16);
+	return errno || end == p || *end != '\n' ? -1 : 0;
+}
+
 static void test_ok_numbers(void)
 {
-	const struct sysmap_sym *k = unique(&kallsyms, "_text");
-	const struct sysmap_sym *l = unique(&linkmap, "_text");
+	const struct sysmap_sym *k = unique(&kallsyms, ref);
+	const struct sysmap_sym *l = unique(&linkmap, ref);
 	uint64_t v, off = 0;
 	char id[64], rid[64];
 	int ok;
@@ -172,12 +207,22 @@ static void test_ok_numbers(void)
 
 	ok = k && l && !kr_kv_hex(info, "REF_RUNTIME", &v) && v == k->addr &&
 	     !kr_kv_hex(info, "REF_LINKED", &v) && v == l->addr;
-	ksft_test_result(ok, "info: REF_RUNTIME is kallsyms _text, REF_LINKED is the map's _text\n");
+	ksft_test_result(ok, "info: REF_RUNTIME is kallsyms %s, REF_LINKED is the map's %s\n",
+			 ref, ref);
 
 	ok = !true_offset(&off) && !kr_kv_hex(info, "KERNELOFFSET", &v) && v == off;
 	ksft_print_msg("KERNELOFFSET=0x%llx expected 0x%llx\n",
 		       (unsigned long long)v, (unsigned long long)off);
-	ksft_test_result(ok, "info: KERNELOFFSET = kallsyms _text - System.map _text\n");
+	ksft_test_result(ok, "info: KERNELOFFSET = kallsyms %s - System.map %s\n", ref, ref);
+
+	ok = vmcoreinfo_offset(&off);
+	if (ok > 0) {
+		ksft_test_result_skip("info: KERNELOFFSET = VMCOREINFO's (no VMCOREINFO in /proc/kcore)\n");
+	} else {
+		ok = !ok && !kr_kv_hex(info, "KERNELOFFSET", &v) && v == off;
+		ksft_print_msg("VMCOREINFO KERNELOFFSET=%llx\n", (unsigned long long)off);
+		ksft_test_result(ok, "info: KERNELOFFSET = VMCOREINFO's, the kernel's own\n");
+	}
 
 	/* ppc64 ELFv1: the code is ".kallsyms_lookup_name", the plain name a descriptor. */
 	k = unique(&kallsyms, ".kallsyms_lookup_name");
@@ -302,6 +347,8 @@ static void test_sampled_symbols(void)
 	size_t i, cand = 0, step, checked = 0, bad = 0, seen = 0;
 	uint64_t off = rows[0].offset;
 
+	if (!t0)	/* a map from arm64's kallsyms */
+		t0 = unique(&linkmap, "_stext");
 	if (!t0 || !t1 || !rows[0].has_offset) {
 		ksft_test_result_fail("%d sampled text symbols\n", SAMPLE_WANT);
 		return;
@@ -467,7 +514,7 @@ static void test_cycles(int cycles)
 			 cycles);
 }
 
-static void test_mismatch(void)
+static void test_mismatch(const char *why)
 {
 	uint64_t v, toff = 0;
 	int i, bad = 0, fd;
@@ -496,12 +543,12 @@ static void test_mismatch(void)
 	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
 	while (fd >= 0 && (n = read(fd, buf, sizeof(buf) - 1)) > 0) {
 		buf[n] = '\0';
-		if (strstr(buf, "kreloc:") && strstr(buf, "disagree"))
+		if (strstr(buf, "kreloc:") && strstr(buf, why))
 			bad = 0;
 	}
 	if (fd >= 0)
 		close(fd);
-	ksft_test_result(!bad, "mismatch: dmesg names the anchors that disagree\n");
+	ksft_test_result(!bad, "mismatch: dmesg says why (\"%s\")\n", why);
 }
 
 int main(int argc, char **argv)
@@ -512,10 +559,12 @@ int main(int argc, char **argv)
 		{ "map", required_argument, NULL, 'm' },
 		{ "expect", required_argument, NULL, 'e' },
 		{ "cycles", required_argument, NULL, 'c' },
+		{ "dmesg", required_argument, NULL, 'd' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *map = NULL, *expect = "ok";
+	const char *map = NULL, *expect = "ok", *why = "disagree";
 	int c, cycles = 20, ok;
+	struct utsname u;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
@@ -524,6 +573,7 @@ int main(int argc, char **argv)
 		case 'm': map = optarg; break;
 		case 'e': expect = optarg; break;
 		case 'c': cycles = atoi(optarg); break;
+		case 'd': why = optarg; break;
 		default: return 2;
 		}
 	}
@@ -535,7 +585,9 @@ int main(int argc, char **argv)
 	if (access(ko, R_OK))
 		ksft_exit_skip("%s: %s\n", ko, strerror(errno));
 	ok = !strcmp(expect, "ok");
-	ksft_set_plan(ok ? 20 : 11);
+	ksft_set_plan(ok ? 21 : 11);
+	if (!uname(&u) && !strcmp(u.machine, "aarch64"))
+		ref = "_stext";
 
 	if (sysmap_load(&kallsyms, "/proc/kallsyms") || sysmap_index(&kallsyms) ||
 	    sysmap_load(&linkmap, map) || sysmap_index(&linkmap))
@@ -555,7 +607,7 @@ int main(int argc, char **argv)
 		test_cycles(cycles);
 	} else {
 		test_anchors(0);
-		test_mismatch();
+		test_mismatch(why);
 	}
 	ksft_test_result(kr_unload_module("kreloc") == 0, "unload\n");
 	ksft_finished();

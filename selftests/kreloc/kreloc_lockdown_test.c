@@ -77,7 +77,7 @@ static void at_level(const char *level, int fd)
 			 level);
 
 	errno = 0;
-	n = write(fd, "_text", 5);
+	n = write(fd, "_stext", 6);
 	err = errno;
 	buf[0] = '\0';
 	if (lseek(fd, 0, SEEK_SET) == 0 && (n = read(fd, buf, sizeof(buf) - 1)) >= 0)
@@ -122,7 +122,7 @@ int main(int argc, char **argv)
 	fd = -1;
 	if (!kr_load_module(ko, NULL))
 		fd = open(LOOKUP, O_RDWR);
-	ksft_test_result(fd >= 0 && write(fd, "_text", 5) == 5 &&
+	ksft_test_result(fd >= 0 && write(fd, "_stext", 6) == 6 &&
 			 lseek(fd, 0, SEEK_SET) == 0 && read(fd, buf, sizeof(buf)) > 0,
 			 "load; lookup works before lockdown\n");
 	at_level("integrity", fd);
