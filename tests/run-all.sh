@@ -7,14 +7,14 @@
 # line "N passed, N failed, N skipped"; exits non-zero on any failure.
 #
 #   KRELOC_TARGETS  kernels to boot (default: "amd64-6.1 amd64-6.12
-#                   ppc64le-6.1 ppc64be-6.1"); "debug" adds the debug-kernel
-#                   stage (rig/vm-debug.sh)
+#                   ppc64le-6.1 ppc64be-6.1 arm64-6.12"; arm64-6.1 on request); "debug" adds the
+#                   debug-kernel stage (rig/vm-debug.sh)
 #   KRELOC_CACHE    download/build cache (default ~/.cache/kreloc)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/rig/lib.sh"
 
-targets="${KRELOC_TARGETS:-amd64-6.1 amd64-6.12 ppc64le-6.1 ppc64be-6.1}"
+targets="${KRELOC_TARGETS:-amd64-6.1 amd64-6.12 ppc64le-6.1 ppc64be-6.1 arm64-6.12}"
 results="$CACHE/tmp/results.$$"
 : > "$results"
 start=$(date +%s)
@@ -28,6 +28,7 @@ stage() { printf '\n== %s (%ss)\n' "$*" "$(( $(date +%s) - start ))"; }
 target_env() {
 	case "$1" in
 	amd64-*) "$top/rig/kernel-amd64.sh" "${1#amd64-}" > "$CACHE/tmp/$1.env" ;;
+	arm64-*) "$top/rig/kernel-arm64.sh" "${1#arm64-}" > "$CACHE/tmp/$1.env" ;;
 	ppc64le-6.1) cp "$("$top/rig/kernel-ppc64le.sh" | tail -1)" "$CACHE/tmp/$1.env" ;;
 	ppc64be-6.1) cp "$("$top/rig/kernel-ppc64be.sh" | tail -1)" "$CACHE/tmp/$1.env" ;;
 	*) return 1 ;;
@@ -41,6 +42,8 @@ other_of() {
 	amd64-6.12) echo amd64-6.1 ;;
 	ppc64le-6.1) echo ppc64be-6.1 ;;
 	ppc64be-6.1) echo ppc64le-6.1 ;;
+	arm64-6.1) echo arm64-6.12 ;;
+	arm64-*) echo arm64-6.1 ;;
 	esac
 }
 
