@@ -3,10 +3,15 @@
  * kreloc_bench - run inside a VM by `make bench`; prints measurements taken
  * in one run, each next to the alternative a tool would use today.
  *
- *   kreloc_bench KRELOC_KO DUMMY_KO
+ *   kreloc_bench KRELOC_KO STRIPPED_KO HOOKS_KO DUMMY_KO
+ *
+ * STRIPPED_KO is KRELOC_KO after strip -g (as DKMS installs it); HOOKS_KO
+ * the test build (make KRELOC_TEST_HOOKS=1), which times each step of its
+ * init and can time lookups inside the kernel (kreloc_hooks.c).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,7 +146,8 @@ static double per_call(double (*fn)(void), double min_s)
 	return t / n;
 }
 
-static double load_time(const char *ko, const char *name)
+/* Time of one finit_module() (read, relocation, ->init), or -1. */
+static double load_time(const char *ko, const char *name, const char *params)
 {
 	int fd = open(ko, O_RDONLY);
 	double t0, t;
@@ -150,7 +156,7 @@ static double load_time(const char *ko, const char *name)
 		return -1;
 	syscall(SYS_delete_module, name, O_NONBLOCK);
 	t0 = now();
-	if (syscall(SYS_finit_module, fd, "", 0)) {
+	if (syscall(SYS_finit_module, fd, params, 0)) {
 		close(fd);
 		return -1;
 	}
@@ -159,23 +165,210 @@ static double load_time(const char *ko, const char *name)
 	return t;
 }
 
+static double unload_time(const char *name)
+{
+	double t0 = now();
+
+	if (syscall(SYS_delete_module, name, O_NONBLOCK))
+		return -1;
+	return now() - t0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static long file_size(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	long n;
+
+	if (!f)
+		return -1;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fclose(f);
+	return n;
+}
+
+#define LOADS 21
+
+/* Alternating loads in one boot: dummy, kreloc, kreloc stripped. */
+static void bench_load(const char *ko, const char *stripped, const char *dummy)
+{
+	static double d[LOADS], k[LOADS], s[LOADS], u[LOADS];
+	int i;
+
+	for (i = 0; i < LOADS; i++) {
+		d[i] = load_time(dummy, "dummy", "");
+		syscall(SYS_delete_module, "dummy", O_NONBLOCK);
+		k[i] = load_time(ko, "kreloc", "");
+		u[i] = unload_time("kreloc");
+		s[i] = load_time(stripped, "kreloc", "");
+		syscall(SYS_delete_module, "kreloc", O_NONBLOCK);
+	}
+	printf("BENCH module load, median of %d alternating loads: dummy %.2f ms; kreloc.ko (%ld bytes) %.2f ms, %.2fx dummy; stripped as DKMS installs it (%ld bytes) %.2f ms, %.2fx dummy\n",
+	       LOADS, median(d, LOADS) * 1e3, file_size(ko), median(k, LOADS) * 1e3,
+	       median(k, LOADS) / median(d, LOADS), file_size(stripped),
+	       median(s, LOADS) * 1e3, median(s, LOADS) / median(d, LOADS));
+	printf("BENCH module unload: kreloc %.2f ms (median)\n", median(u, LOADS) * 1e3);
+}
+
+/* The kernel log since boot, as one string (static buffer). */
+static const char *kmsg(void)
+{
+	static char log[1 << 20];
+	char rec[8192];
+	size_t len = 0;
+	ssize_t n;
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+
+	while (fd >= 0 && (n = read(fd, rec, sizeof(rec) - 1)) != 0) {
+		char *msg;
+		size_t m;
+
+		if (n < 0) {
+			if (errno == EPIPE)
+				continue;
+			break;
+		}
+		rec[n] = '\0';
+		msg = strchr(rec, ';');
+		if (!msg)
+			continue;
+		m = strcspn(++msg, "\n");
+		if (len + m + 2 >= sizeof(log))
+			len = 0;	/* keep the newest */
+		memcpy(log + len, msg, m);
+		len += m;
+		log[len++] = '\n';
+	}
+	if (fd >= 0)
+		close(fd);
+	log[len] = '\0';
+	return log;
+}
+
+#define PROFILE_LOADS 11
+#define MAX_STEPS 24
+
+/* Where kreloc's init spends its time: the test build's marks, medians. */
+static void bench_profile(const char *hooks, const char *params, const char *what)
+{
+	static char names[MAX_STEPS][96];
+	static double v[MAX_STEPS][PROFILE_LOADS];
+	int nsteps = 0, i, j, loads = 0;
+	double total[PROFILE_LOADS];
+
+	for (i = 0; i < PROFILE_LOADS; i++) {
+		const char *log, *p;
+		int step = 0;
+
+		/* Only this load's lines: the last "time start" onwards. */
+		total[i] = load_time(hooks, "kreloc", params);
+		syscall(SYS_delete_module, "kreloc", O_NONBLOCK);
+		if (total[i] < 0)
+			continue;
+		log = kmsg();
+		p = log;
+		for (const char *q = log; (q = strstr(q, "kreloc: test: time ")); q++)
+			if (strstr(q, "time before register_kprobe") == q + 14)
+				p = q;
+		for (; (p = strstr(p, "kreloc: test: time ")); p++) {
+			char name[96];
+			long us;
+			const char *end = strchr(p, '\n');
+			const char *u = end ? end : p + strlen(p);
+
+			while (u > p && *u != ' ')
+				u--;	/* " us" */
+			while (u > p && u[-1] != ' ')
+				u--;	/* the number */
+			if (u - p - 19 <= 1 || sscanf(u, "%ld", &us) != 1)
+				break;
+			snprintf(name, sizeof(name), "%.*s", (int)(u - p - 20), p + 19);
+			if (step == nsteps && nsteps < MAX_STEPS)
+				strcpy(names[nsteps++], name);
+			if (step < nsteps && !strcmp(names[step], name))
+				v[step][loads] = us / 1e3;
+			step++;
+		}
+		loads++;
+	}
+	if (!loads)
+		return;
+	printf("BENCH init profile, %s (test build, median of %d loads, ms): load %.2f total\n",
+	       what, loads, median(total, loads) * 1e3);
+	for (j = 0; j < nsteps; j++)
+		printf("BENCH   %-60s %7.3f\n", names[j], median(v[j], loads));
+}
+
+/* In-kernel cost of kreloc_kprobe_lookup_name() next to kallsyms_lookup_name(). */
+static void bench_lookup_kernel(const char *hooks)
+{
+	const char *log, *p, *last = NULL;
+	unsigned long long a, b;
+	int fd;
+
+	syscall(SYS_delete_module, "kreloc", O_NONBLOCK);
+	if (load_time(hooks, "kreloc", "") < 0)
+		return;
+	fd = open("/sys/module/kreloc/parameters/test_bench_lookup", O_WRONLY);
+	if (fd < 0 || write(fd, "200", 3) != 3)
+		printf("BENCH lookup in the kernel: cannot run\n");
+	if (fd >= 0)
+		close(fd);
+	log = kmsg();
+	for (p = log; (p = strstr(p, "kreloc: test: bench lookup: ")); p++)
+		last = p;
+	if (last && (p = strstr(last, "kreloc_kprobe_lookup_name ")) &&
+	    sscanf(p, "kreloc_kprobe_lookup_name %llu ns, kallsyms_lookup_name %llu", &a, &b) == 2)
+		printf("BENCH lookup in the kernel: kreloc_kprobe_lookup_name %llu ns, kallsyms_lookup_name %llu ns per call: %.2fx\n",
+		       a, b, (double)a / b);
+	syscall(SYS_delete_module, "kreloc", O_NONBLOCK);
+}
+
+/* One lookup through debugfs: open, write, read, close. */
+static double lookup_round_trip(void)
+{
+	char buf[256];
+	int fd = open(KDIR "/lookup", O_RDWR);
+
+	if (fd < 0)
+		return -1;
+	if (write(fd, "vfs_read", 8) != 8 || read(fd, buf, sizeof(buf)) <= 0)
+		buf[0] = '\0';
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	double a, b, k = 0, d = 0;
-	int i, reps = 5;
+	double a, b;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: kreloc_bench KRELOC_KO DUMMY_KO\n");
+	if (argc != 5) {
+		fprintf(stderr, "usage: kreloc_bench KRELOC_KO STRIPPED_KO HOOKS_KO DUMMY_KO\n");
 		return 2;
 	}
-	/* Module init cost: kreloc (kprobe, anchors, module scan) vs dummy. */
-	for (i = 0; i < reps; i++) {
-		d += load_time(argv[2], "dummy");
-		syscall(SYS_delete_module, "dummy", O_NONBLOCK);
-		k += load_time(argv[1], "kreloc");
-	}
-	printf("BENCH module load: kreloc %.2f ms, dummy %.2f ms (ratio %.1fx), mean of %d\n",
-	       k / reps * 1e3, d / reps * 1e3, k / d, reps);
+	setlinebuf(stdout);
+	bench_load(argv[1], argv[2], argv[4]);
+	bench_profile(argv[3], "", "kprobe kept until exit");
+	bench_profile(argv[3], "test_kprobe_now=1", "kprobe unregistered during init");
+	bench_profile(argv[3], "test_anchors_by_name=1", "every anchor looked up by name");
+	bench_lookup_kernel(argv[3]);
+	if (load_time(argv[1], "kreloc", "") < 0)
+		return 1;
+	a = per_call(lookup_round_trip, 2.0);
+	printf("BENCH lookup through debugfs (open, write, read, close): %.1f us\n", a * 1e6);
 
 	a = per_call(core_kreloc, 2.0);
 	b = per_call(core_kallsyms, 2.0);

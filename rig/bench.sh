@@ -21,14 +21,21 @@ for series in ${KRELOC_BENCH_SERIES:-6.1 6.12}; do
 	rm -rf "$work"
 	mkdir -p "$work/stage/kreloc"
 	"$top/rig/build-kreloc.sh" "$envf" "$work/build" VMLINUZ="$KIMAGE" SYSTEM_MAP=/nonexistent
+	"$top/rig/build-kreloc.sh" "$envf" "$work/build-hooks" VMLINUZ="$KIMAGE" \
+		SYSTEM_MAP=/nonexistent KRELOC_TEST_HOOKS=1
 	cp "$work/build/kreloc.ko" "$work/stage/kreloc/"
+	# As DKMS installs it: without debug info.
+	mkdir -p "$work/stage/kreloc/stripped" "$work/stage/kreloc/hooks"
+	strip -g -o "$work/stage/kreloc/stripped/kreloc.ko" "$work/build/kreloc.ko"
+	cp "$work/build-hooks/kreloc.ko" "$work/stage/kreloc/hooks/"
 	gcc -std=gnu11 -O2 -Wall -Wextra -Werror -static -o "$work/stage/kreloc/kreloc_bench" \
 		"$top/bench/kreloc_bench.c"
 	"$top/rig/stage-modules.sh" "$MODDIR" "$KVER" "$work/stage" dummy vfat bridge
 	cat > "$work/stage/kreloc/job" <<'EOT'
 #!/bin/sh
 modprobe vfat && modprobe bridge
-./kreloc_bench ./kreloc.ko "$(find /lib/modules -name dummy.ko | head -1)"
+./kreloc_bench ./kreloc.ko stripped/kreloc.ko hooks/kreloc.ko \
+	"$(find /lib/modules -name dummy.ko | head -1)"
 EOT
 	chmod +x "$work/stage/kreloc/job"
 	"$top/rig/run-vm.sh" "$envf" "$work/stage" "$work/console.log" "" "$work/output.log"
