@@ -7,14 +7,14 @@
 # line "N passed, N failed, N skipped"; exits non-zero on any failure.
 #
 #   KRELOC_TARGETS  kernels to boot (default: "amd64-6.1 amd64-6.12
-#                   ppc64le-6.1 ppc64be-6.1 arm64-6.12"; arm64-6.1 on request); "debug" adds the
+#                   ppc64le-6.1 ppc64be-6.1 arm64-6.1 arm64-6.12"); "debug" adds the
 #                   debug-kernel stage (rig/vm-debug.sh)
 #   KRELOC_CACHE    download/build cache (default ~/.cache/kreloc)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/rig/lib.sh"
 
-targets="${KRELOC_TARGETS:-amd64-6.1 amd64-6.12 ppc64le-6.1 ppc64be-6.1 arm64-6.12}"
+targets="${KRELOC_TARGETS:-amd64-6.1 amd64-6.12 ppc64le-6.1 ppc64be-6.1 arm64-6.1 arm64-6.12}"
 results="$CACHE/tmp/results.$$"
 : > "$results"
 start=$(date +%s)
