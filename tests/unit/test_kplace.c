@@ -229,12 +229,34 @@ static void test_empty_record(void)
 
 static void test_placed_states(void)
 {
+	size_t i;
+
 	fresh();
-	CHECK(kplace_section_placed(recsec(".text")));
-	CHECK(!kplace_section_placed(recsec(".init.text")));
+	CHECK(kplace_section_placed(&mod, recsec(".text")));
+	CHECK(!kplace_section_placed(&mod, recsec(".init.text")));
+	CHECK(!kplace_section_placed(&mod, recsec(".symtab")));	/* in init.data */
+	CHECK(!kplace_section_placed(&mod, &rec[0]));	/* a region */
 	recsec(".text")->addr.ok = 0;
-	CHECK(!kplace_section_placed(recsec(".text")));
-	CHECK(!kplace_section_placed(&rec[0]));	/* a region */
+	CHECK(!kplace_section_placed(&mod, recsec(".text")));
+	/* unloaded: every section says gone, init ones were still freed */
+	fresh();
+	for (i = 0; i < NREC; i++)
+		strcpy(rec[i].state, "gone");
+	CHECK(kplace_section_placed(&mod, recsec(".text")));
+	CHECK(kplace_section_placed(&mod, recsec(".data")));
+	CHECK(!kplace_section_placed(&mod, recsec(".init.text")));
+	CHECK(!kplace_section_placed(&mod, recsec(".init.data")));
+	CHECK(!kplace_section_placed(&mod, recsec(".strtab")));
+	/* ->init still running (coming): init sections are placed */
+	fresh();
+	strcpy(rec[3].state, "live");	/* region init.text */
+	strcpy(recsec(".init.text")->state, "live");
+	CHECK(kplace_section_placed(&mod, recsec(".init.text")));
+	/* a module initialised before kreloc: init sections in no region */
+	fresh();
+	strcpy(recsec(".init.text")->state, "live");
+	rec[3].addr.ok = 0;
+	CHECK(!kplace_section_placed(&mod, recsec(".init.text")));
 }
 
 /* The kernel's elf_type() and s_show() upper-casing of exports. */

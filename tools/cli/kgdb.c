@@ -5,6 +5,7 @@
  * from the running kernel or a snapshot, unloaded modules included.
  */
 #define _GNU_SOURCE
+#include <elf.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -160,10 +161,10 @@ static int gdb_section(const struct kdbg_mod *d, const struct ks_mem *k)
 {
 	const struct kplace_sec *s;
 
-	if (k->kind != KS_SECTION || !kplace_section_placed(k))
+	if (!kplace_section_placed(d->m, k))
 		return 0;
 	s = ksf_section(&d->ko, k->name);
-	return s && (s->flags & 2 /* SHF_ALLOC */) && s->size;
+	return s && (s->flags & SHF_ALLOC) && s->size;
 }
 
 static void emit_module(FILE *f, const struct kdbg_mod *d)

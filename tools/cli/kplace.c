@@ -42,9 +42,19 @@ uint64_t kplace_page(const char *arch)
 	return 4096;
 }
 
-int kplace_section_placed(const struct ks_mem *k)
+/* The region of m that contains addr, or NULL. */
+static const struct ks_mem *region_of(const struct ks_mod *m, uint64_t addr);
+
+int kplace_section_placed(const struct ks_mod *m, const struct ks_mem *k)
 {
-	return k->kind == KS_SECTION && k->addr.ok && strcmp(k->state, "freed");
+	const struct ks_mem *r;
+
+	if (k->kind != KS_SECTION || !k->addr.ok || !strcmp(k->state, "freed"))
+		return 0;
+	r = region_of(m, k->addr.v);
+	if (r ? !strncmp(r->name, "init.", 5) : !strncmp(k->name, ".init", 5))
+		return r && !strcmp(r->state, "live");
+	return 1;
 }
 
 /* The loader makes the symbol and string tables allocated itself (kallsyms). */

@@ -38,11 +38,15 @@ int kplace_check(const struct kplace_sec *secs, size_t nr, const struct ks_mod *
 uint64_t kplace_page(const char *arch);
 
 /*
- * Did this record section hold the module's code or data for the whole
- * life of the record (or until the snapshot)?  Freed init sections did
- * not: their memory went back to the kernel when ->init returned.
+ * Did section k of record m hold the module's code or data for the whole
+ * life of the record (or until the snapshot)?  Init sections did not,
+ * unless ->init is still running: their memory went back to the kernel
+ * when it returned.  An unloaded record shows every section `gone`, so
+ * init sections are told by the init.* region they lie in (or, outside
+ * any region, by their .init name) and count only while that region is
+ * `live`.
  */
-int kplace_section_placed(const struct ks_mem *k);
+int kplace_section_placed(const struct ks_mod *m, const struct ks_mem *k);
 
 enum kplace_shn { KPLACE_SHN_UNDEF, KPLACE_SHN_ABS, KPLACE_SHN_OTHER, KPLACE_SHN_SEC };
 
