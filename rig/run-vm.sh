@@ -10,8 +10,9 @@
 # used for bulk output such as /proc/kallsyms; where the machine has no second
 # UART (QEMU's arm64 virt), ENV names a device for it (DATA_DEV: virtconsole
 # or a chardev device such as pci-serial) and its tty in the guest (DATA_TTY).  KERNEL_APPEND in ENV (words
-# a kernel needs on every boot) goes after APPEND.  Exit 0 if the job ran
-# and the guest powered off, 1 on timeout or panic.
+# a kernel needs on every boot) goes after APPEND.  KRELOC_QEMU_EXTRA (from the
+# caller's environment) adds QEMU options, e.g. a gdbstub.  Exit 0 if the
+# job ran and the guest powered off, 1 on timeout or panic.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -48,7 +49,7 @@ timeout_s="${KRELOC_VM_TIMEOUT:-600}"
 start=$(date +%s)
 set +e
 # shellcheck disable=SC2086
-timeout "$timeout_s" "$QEMU_BIN" $QEMU_ARGS -display none -monitor none \
+timeout "$timeout_s" "$QEMU_BIN" $QEMU_ARGS ${KRELOC_QEMU_EXTRA:-} -display none -monitor none \
 	-kernel "$KIMAGE" -initrd "$root.cpio.gz" \
 	-append "console=$CONSOLE panic=-1 loglevel=4 krelocdata=${DATA_TTY:-${CONSOLE%0}1} $append ${KERNEL_APPEND:-}" \
 	-serial "file:$logf" "${data_args[@]}" </dev/null

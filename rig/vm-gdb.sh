@@ -1,0 +1,254 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vm-gdb.sh ENV RESULTS: gdb debugs a KASLR'd kernel and its modules with
+# the script `kreloc gdb` makes from a snapshot.  ENV is a kernel with a
+# symbol-bearing vmlinux (VMLINUX; rig/kernel-debug.sh), booted under QEMU
+# with a gdbstub.  In the guest: load kreloc, vfat, kreloc_busy and dummy;
+# save dummy's /proc/kallsyms lines and unload it; `kreloc snapshot`; pick
+# 200 text and data symbols of /proc/kallsyms (core, vfat/fat, kreloc_busy,
+# the unloaded dummy); then call kreloc_busy_spin() every 0.2 s until
+# kreloc_busy_stop is set.  On the host, gdb-multiarch attaches twice:
+#   1. control: vmlinux and kreloc_busy.ko loaded as they are, without
+#      kreloc: the breakpoint on kreloc_busy_spin must not hit, and
+#      `info symbol` must not name the addresses;
+#   2. with `kreloc gdb --history`'s script: the breakpoint hits in
+#      kreloc_busy_spin (the PC within its /proc/kallsyms range),
+#      `info symbol` names all 200 addresses as /proc/kallsyms did, and gdb
+#      writes 1 into kreloc_busy_stop through its symbol, ending the loop.
+# Appends "passed failed skipped" to RESULTS.  KRELOC_RUN_TAG=NAME puts the
+# work dir at $CACHE/run/NAME-dbgtools-..., apart from another tree's run.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+envf="$1" results="$2"
+# shellcheck disable=SC1090
+. "$envf"
+top=$(cd "$(dirname "$0")/.." && pwd)
+[ -n "${VMLINUX:-}" ] && [ -s "$VMLINUX" ] || die "$envf has no VMLINUX with symbols"
+need_pkgs libelf-dev zlib1g-dev kmod gdb-multiarch python3
+work="$CACHE/run/${KRELOC_RUN_TAG:+$KRELOC_RUN_TAG-}dbgtools-gdb-$KVER"
+rm -rf "$work"
+stage_t0=$(date +%s)
+mkdir -p "$work/stage/kreloc" "$work/src" "$work/busy"
+
+"$top/rig/build-kreloc.sh" "$envf" "$work/build" ${SYSTEM_MAP:+SYSTEM_MAP="$SYSTEM_MAP"}
+cp "$top/tests/dbgtools/module/"*.c "$top/tests/dbgtools/module/Kbuild" "$work/busy/"
+make -s -C "$KDIR" M="$work/busy" modules >/dev/null 2>&1 || die "cannot build kreloc_busy"
+for m in "$work/build/kreloc.ko" "$work/busy/kreloc_busy.ko"; do
+	# a kernel that checks module signatures gets signed ones
+	if [ -n "${SIGN_FILE:-}" ]; then
+		"$SIGN_FILE" "$SIGN_HASH" "$SIGN_KEY" "$SIGN_CERT" "$m"
+	fi
+	cp "$m" "$work/stage/kreloc/"
+done
+cp -r "$top/tools" "$top/lib" "$work/src/"
+make -s -C "$work/src/tools/cli" clean >/dev/null
+make -s -C "$work/src/tools/cli" kreloc kreloc-static >&2
+cp "$work/src/tools/cli/kreloc-static" "$work/stage/kreloc/kreloc"
+"$top/rig/stage-modules.sh" "$(mod_root "$MODDIR")" "$KVER" "$work/stage" vfat dummy
+
+cat > "$work/stage/kreloc/job" <<'EOT'
+#!/bin/sh
+d=/sys/kernel/debug/kreloc_busy
+insmod ./kreloc.ko
+modprobe vfat
+insmod ./kreloc_busy.ko
+modprobe dummy
+grep '\[dummy\]' /proc/kallsyms > /tmp/dummy.ks
+rmmod dummy
+./kreloc snapshot -o /tmp/snap
+echo "SNAPSHOT-BEGIN"; cat /tmp/snap; echo "SNAPSHOT-END"
+# 200 symbols of this boot, each alone at its address: 120 core, 80 in modules.
+{ grep -v '\[dummy\]' /proc/kallsyms; cat /tmp/dummy.ks; } | sort > /tmp/ks
+awk -v seed="$(cut -c1-8 /proc/sys/kernel/random/boot_id | tr -dc 0-9)" '
+function pick(arr, cnt, k,   j, x, tries) {
+	for (j = 0; j < k && tries < 100 * k; tries++) {
+		x = arr[int(rand() * cnt) + 1]
+		if (x in used) continue
+		used[x] = 1; j++
+		print a[x], a[x + 1], t[x], n[x], m[x]
+	}
+}
+{ a[NR] = $1; t[NR] = $2; n[NR] = $3; m[NR] = $4 }
+END {
+	srand(seed + 0)
+	for (i = 2; i < NR; i++) {
+		if (a[i] == a[i - 1] || a[i] == a[i + 1]) continue
+		if (t[i] !~ /^[tTdDrRbB]$/ || a[i] < "ffffffff80000000") continue
+		if (m[i] != "") mod[++nm] = i; else core[++nc] = i
+	}
+	pick(core, nc, 120); pick(mod, nm, 80)
+}' /tmp/ks > /tmp/pick
+echo "SAMPLES-BEGIN"; cat /tmp/pick; echo "SAMPLES-END"
+# until gdb sets kreloc_busy_stop, or for 4 minutes (the host's two gdb
+# runs take well under one)
+i=0 end=$(($(date +%s) + 240))
+while [ "$(cat $d/stop)" = 0 ] && [ "$(date +%s)" -lt $end ]; do
+	echo 1 > $d/spin
+	i=$((i + 1))
+	echo "TRIGGER $i"
+	sleep 0.2
+done
+echo "STOPPED stop=$(cat $d/stop) triggers=$i spins=$(cat $d/spins)"
+EOT
+chmod +x "$work/stage/kreloc/job"
+
+build_s=$(( $(date +%s) - stage_t0 ))
+sock="$work/gdb.sock"
+KRELOC_QEMU_EXTRA="-gdb unix:$sock,server=on,wait=off" KRELOC_VM_TIMEOUT=900 \
+	"$top/rig/run-vm.sh" "$envf" "$work/stage" "$work/console.log" "" "$work/out.log" &
+vm=$!
+part() { tr -d '\r' < "$work/out.log" | sed -n "/^$1-BEGIN\$/,/^$1-END\$/p" | sed '1d;$d'; }
+t0=$(date +%s)
+until grep -q '^SAMPLES-END' "$work/out.log" 2>/dev/null; do
+	if ! kill -0 $vm 2>/dev/null || [ $(( $(date +%s) - t0 )) -gt 600 ]; then
+		log "the guest gave no samples (see $work/console.log)"
+		break
+	fi
+	sleep 1
+done
+part SNAPSHOT > "$work/snap"
+part SAMPLES > "$work/samples"
+log "guest ready after $(( $(date +%s) - t0 ))s"
+
+# The 200 runtime addresses: each symbol, or a function plus a few bytes
+# inside it.  gdb knows a function's size and calls the alignment padding
+# after it "No symbol", /proc/kallsyms does not: the offset stays below the
+# ELF size (of a name that occurs once in its file) and the next symbol.
+{
+	readelf -sW "$VMLINUX" | awk '$4 == "FUNC" {print "-", $8, $3}'
+	find "$work/stage" -name '*.ko' | while read -r ko; do
+		m=$(basename "$ko" .ko)
+		readelf -sW "$ko" | awk -v m="[${m//-/_}]" '$4 == "FUNC" {print m, $8, $3}'
+	done
+} | awk '{k = $1 " " $2; n[k]++; size[k] = $3} END {for (k in n) if (n[k] == 1) print k, size[k]}' \
+	> "$work/sizes"
+: > "$work/addrs"
+while read -r a next type name mod; do
+	off=0
+	if [[ $type == [tT] ]]; then
+		span=$(( 0x$next - 0x$a ))
+		size=$(awk -v k="${mod:--} $name" '$1 " " $2 == k {print $3}' "$work/sizes")
+		# a name twice in its file has no size we could tell: its start
+		if [ -z "$size" ]; then span=0; elif [ "$size" -lt "$span" ]; then span=$size; fi
+		[ $span -gt 64 ] && span=64
+		[ $span -gt 1 ] && off=$(( RANDOM % span ))
+	fi
+	printf '0x%x %s %s %s\n' $(( 0x$a + off )) "$name" "$off" "${mod:-}" >> "$work/addrs"
+done < "$work/samples"
+
+# gdb, attached to the running guest
+rungdb() {	# NAME SCRIPT WAIT STOP
+	KRELOC_GDB_OUT="$work/$1.res" KRELOC_GDB_ADDRS="$work/addrs" KRELOC_GDB_WAIT="$3" \
+	KRELOC_GDB_STOP="$4" KRELOC_GDB_DUMP="${5:-}" timeout 300 gdb-multiarch -nx -batch \
+		-ex 'set pagination off' -x "$2" -ex "target remote $sock" \
+		-x "$top/tests/dbgtools/gdb_check.py" > "$work/$1.log" 2>&1 || true
+}
+busy_ko="$work/stage/kreloc/kreloc_busy.ko"
+printf 'file %s\nadd-symbol-file %s\n' "$VMLINUX" "$busy_ko" > "$work/naive.gdb"
+n0=$(grep -c '^TRIGGER' "$work/out.log" || true)
+t1=$(date +%s)
+rungdb naive "$work/naive.gdb" 10 0
+n1=$(grep -c '^TRIGGER' "$work/out.log" || true)
+t2=$(date +%s)
+"$work/src/tools/cli/kreloc" gdb --snapshot "$work/snap" --vmlinux "$VMLINUX" \
+	--modules-dir "$work/stage" --history -o "$work/kreloc.gdb" 2> "$work/kreloc-gdb.err" || true
+rungdb kreloc "$work/kreloc.gdb" 60 1 "${KRELOC_GDB_DUMP:+$work/vmcore}"
+t3=$(date +%s)
+wait $vm || log "the guest run failed (see $work/console.log)"
+tr -d '\r' < "$work/out.log" > "$work/out"
+
+# Judge a gdb run: how many `info symbol` answers equal /proc/kallsyms.
+judge() {	# RES: prints "matches total"
+	awk -v vmlinux="$(basename "$VMLINUX")" '
+	NR == FNR { want[$1] = $2 " " $3 " " $4; next }
+	$1 == "SYM" {
+		total++
+		split(want[$2], w, " ")
+		# "NAME + OFF in section S[ of FILE]" or "NAME in section S[ of FILE]"
+		name = $3; off = ($4 == "+") ? $5 : 0
+		# gdb prints the ELF symbol foo.cold as foo[cold], and without
+		# DWARF it reads a__b as an Ada name, a.b; the numeric parts of
+		# foo.constprop.0 or of a static variable bar.33 are in
+		# /proc/kallsyms on some kernels and not on others: compare without
+		sub(/\[cold\]$/, ".cold", name)
+		wname = w[1]
+		gsub(/__/, ".", wname); gsub(/__/, ".", name)
+		gsub(/\.[0-9]+/, "", wname); gsub(/\.[0-9]+/, "", name)
+		file = ""
+		for (i = 4; i <= NF; i++) if ($i == "of") file = $(i + 1)
+		sub(/.*\//, "", file)
+		mod = w[3]; gsub(/[][]/, "", mod)
+		if (name == wname && off == w[2] &&
+		    (mod == "" ? file == "" || file == vmlinux : file == mod ".ko"))
+			good++
+		else if (bad++ < 3)
+			print "# want " w[1] "+" w[2] " " w[3] ", gdb: " $0 > "/dev/stderr"
+	}
+	END { print good + 0, total + 0 }' "$work/addrs" "$1"
+}
+read -r naive_ok naive_n < <(judge "$work/naive.res" 2>/dev/null)
+read -r ok_n total_n < <(judge "$work/kreloc.res" 2> "$work/judge.err")
+hits_naive=$(sed -n 's/^HITS //p' "$work/naive.res" 2>/dev/null)
+hits=$(sed -n 's/^HITS //p' "$work/kreloc.res" 2>/dev/null)
+pc=$(sed -n 's/^PC 0x//p' "$work/kreloc.res" 2>/dev/null)
+# kreloc_busy_spin's range in this boot's /proc/kallsyms: from the samples'
+# neighbours we only know some symbols, so ask the snapshot's record and
+# the .ko: the breakpoint must be inside [start, next symbol).
+spin=$(awk '$4 == "kreloc_busy_spin" {print $1, $2}' "$work/samples")
+if [ -z "$spin" ]; then
+	spin=$("$work/src/tools/cli/kreloc" kallsyms --snapshot "$work/snap" --system-map \
+		"${SYSTEM_MAP:-/nonexistent}" --modules-dir "$work/stage" 2>/dev/null |
+		grep '\[kreloc_busy\]' | sort | awk 'f && !n {n = $1} $3 == "kreloc_busy_spin" {s = $1; f = 1} END {print s, n}')
+fi
+read -r spin_lo spin_hi <<< "$spin"
+{
+	echo "KRELOC-TEST-BEGIN dbgtools-gdb"
+	echo "TAP version 13"
+	echo "1..6"
+	echo "# stage took $(( $(date +%s) - stage_t0 ))s, building ${build_s}s of it"
+	echo "# guest ready after $(( t1 - t0 ))s; control gdb run $(( t2 - t1 ))s, kreloc run $(( t3 - t2 ))s"
+	sed 's/^/# kreloc gdb: /' "$work/kreloc-gdb.err"
+	grep -E '^(symbol-file|add-symbol-file)' "$work/kreloc.gdb" 2>/dev/null | cut -c1-150 | sed 's/^/# script: /'
+	sed -n 's/^/# control: /p' "$work/naive.res" | grep -E 'BREAK|HITS' || true
+	sed -n 's/^/# kreloc: /p' "$work/kreloc.res" | grep -E 'BREAK|HITS|PC|BT|STOP' || true
+	sed 's/^/# /' "$work/judge.err"
+	if [ "${hits_naive:-x}" = 0 ] && [ $(( n1 - n0 )) -gt 0 ]; then
+		echo "ok 1 without kreloc the breakpoint on kreloc_busy_spin does not hit ($(( n1 - n0 )) calls in the guest meanwhile)"
+	else
+		echo "not ok 1 without kreloc the breakpoint on kreloc_busy_spin does not hit (hits ${hits_naive:-?}, $(( n1 - n0 )) calls)"
+	fi
+	if [ "${naive_n:-0}" -eq 200 ] && [ "$naive_ok" -lt 200 ]; then
+		echo "ok 2 without kreloc info symbol names $naive_ok of 200 addresses as /proc/kallsyms"
+	else
+		echo "not ok 2 without kreloc info symbol names ${naive_ok:-?} of ${naive_n:-?} addresses"
+	fi
+	if [ "${hits:-0}" -ge 1 ] && [ -n "$pc" ] && [ -n "$spin_lo" ] &&
+	   [[ ! "$pc" < "$spin_lo" ]] &&
+	   [[ "$pc" < "${spin_hi:-g}" ]]; then
+		echo "ok 3 with kreloc gdb's script the breakpoint hits in kreloc_busy_spin (pc 0x$pc, /proc/kallsyms [$spin_lo, $spin_hi))"
+	else
+		echo "not ok 3 with kreloc gdb's script the breakpoint hits in kreloc_busy_spin (hits ${hits:-?}, pc ${pc:-?}, [$spin_lo, $spin_hi))"
+	fi
+	if [ "${total_n:-0}" -eq 200 ] && [ "$ok_n" -eq 200 ]; then
+		echo "ok 4 info symbol names all 200 addresses (core, modules, the unloaded dummy) as /proc/kallsyms"
+	else
+		echo "not ok 4 info symbol names ${ok_n:-?} of ${total_n:-?} addresses as /proc/kallsyms"
+	fi
+	core=$(awk '$4 == ""' "$work/addrs" | wc -l)
+	echo "# samples: $core core, $(grep -c '\[dummy\]' "$work/addrs" || true) in the unloaded dummy, $(wc -l < "$work/addrs") in all"
+	if grep -q '^STOP ok' "$work/kreloc.res" 2>/dev/null && grep -q '^STOPPED stop=1 ' "$work/out"; then
+		echo "ok 5 gdb's write to kreloc_busy_stop (module .bss, by symbol) reached the module: $(grep '^STOPPED' "$work/out")"
+	else
+		echo "not ok 5 gdb's write to kreloc_busy_stop reached the module: $(grep '^STOPPED' "$work/out" || echo 'no STOPPED line')"
+	fi
+	if grep -q '^add-symbol-file .*dummy\.ko' "$work/kreloc.gdb" 2>/dev/null &&
+	   grep -q '^# dummy: gone' "$work/kreloc.gdb"; then
+		echo "ok 6 the script places the unloaded dummy (--history) at its old addresses"
+	else
+		echo "not ok 6 the script places the unloaded dummy (--history) at its old addresses"
+	fi
+	echo "KRELOC-TEST-END dbgtools-gdb rc=0"
+} > "$work/host.log"
+KRELOC_PLAN=dbgtools-gdb:6 KRELOC_TAG="$UNAME_M $KVER" "$top/rig/ktap.sh" "$work/host.log" "$work/console.log" "$results"
