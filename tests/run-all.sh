@@ -8,7 +8,8 @@
 #
 #   KRELOC_TARGETS  kernels to boot (default: "amd64-6.1 amd64-6.12
 #                   ppc64le-6.1 ppc64be-6.1 arm64-6.1 arm64-6.12"); "debug" adds the
-#                   debug-kernel stage (rig/vm-debug.sh)
+#                   debug-kernel stages (rig/vm-debug.sh, and gdb: rig/vm-gdb.sh);
+#                   amd64-6.1 includes perf with kreloc kallsyms (rig/vm-perf.sh)
 #   KRELOC_CACHE    download/build cache (default ~/.cache/kreloc)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -78,6 +79,11 @@ for t in $targets; do
 	stage "QEMU: $t, the kreloc CLI (two boots)"
 	"$top/rig/vm-tools.sh" "$envf" "$results" || {
 		echo "not ok - $t: CLI rig failed"; echo "0 1 0" >> "$results"; }
+	if [ "$t" = amd64-6.1 ]; then
+		stage "QEMU: $t, perf names an unloaded module's samples with kreloc kallsyms"
+		"$top/rig/vm-perf.sh" "$envf" "$results" || {
+			echo "not ok - $t: perf rig failed"; echo "0 1 0" >> "$results"; }
+	fi
 done
 
 case " $targets " in
@@ -85,6 +91,20 @@ case " $targets " in
 	stage "QEMU: x86_64 debug kernel (KASAN, lockdep, kmemleak, fault injection, lockdown)"
 	"$top/rig/vm-debug.sh" "$results" check || {
 		echo "not ok - debug kernel: rig failed"; echo "0 1 0" >> "$results"; }
+	stage "QEMU: x86_64 debug kernel, gdb with kreloc gdb's script"
+	denv="$CACHE/tmp/debug-gdb.env.$$"
+	if "$top/rig/kernel-debug.sh" > "$denv"; then
+		"$top/rig/vm-gdb.sh" "$denv" "$results" || {
+			echo "not ok - debug kernel: gdb rig failed"; echo "0 1 0" >> "$results"; }
+		rm -f "$denv"
+	else
+		echo "not ok - debug kernel: cannot build it for the gdb test"; echo "0 1 0" >> "$results"
+	fi
+	;;
+*)
+	# gdb needs a vmlinux with symbols: the debug kernel's
+	echo "ok - dbgtools-gdb # SKIP the debug kernel is not among KRELOC_TARGETS"
+	echo "0 0 1" >> "$results"
 	;;
 esac
 
