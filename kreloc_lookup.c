@@ -13,8 +13,8 @@
  * per open file; after a failed write, the line
  *   ERR ERRNO-NAME reason
  * instead (never an earlier answer), with the reason dmesg gets.  The
- * errno's name is the kernel's %pe; a kernel without SYMBOLIC_ERRNAME
- * prints the number.
+ * errno's name is the kernel's %pe, or kreloc_errname()'s own on a kernel
+ * without SYMBOLIC_ERRNAME.
  *
  * Under kernel lockdown debugfs refuses to open lookup (it is writable);
  * a write to an fd opened before lockdown was raised is refused here.
