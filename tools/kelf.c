@@ -1,10 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
-/* kelf.c - minimal, bounds-checked ELF section reader (either class/order). */
+/*
+ * kelf.c - kreloc's one ELF reader (either class and byte order).
+ *
+ * Every offset and size read from the file is checked against the image
+ * before use, so a truncated or hostile file gives an error, never a read
+ * outside it (the host tests fuzz it).
+ */
+#define _DEFAULT_SOURCE
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "kelf.h"
 #include "../lib/kreloc_note.h"
 
@@ -45,6 +56,12 @@ static int fail(struct kelf *e, const char *why)
 	return -1;
 }
 
+/* [off, off + size) lies inside the image. */
+static int in_image(const struct kelf *e, uint64_t off, uint64_t size)
+{
+	return off <= e->len && size <= e->len - off;
+}
+
 int kelf_parse(struct kelf *e, unsigned char *d, size_t len)
 {
 	uint64_t shoff;
@@ -68,12 +85,14 @@ int kelf_parse(struct kelf *e, unsigned char *d, size_t len)
 		return fail(e, "truncated ELF header");
 	if (e->is64) {
 		e->machine = g16(e, d + offsetof(Elf64_Ehdr, e_machine));
+		e->flags = g32(e, d + offsetof(Elf64_Ehdr, e_flags));
 		shoff = g64(e, d + offsetof(Elf64_Ehdr, e_shoff));
 		shentsize = g16(e, d + offsetof(Elf64_Ehdr, e_shentsize));
 		shnum = g16(e, d + offsetof(Elf64_Ehdr, e_shnum));
 		shstrndx = g16(e, d + offsetof(Elf64_Ehdr, e_shstrndx));
 	} else {
 		e->machine = g16(e, d + offsetof(Elf32_Ehdr, e_machine));
+		e->flags = g32(e, d + offsetof(Elf32_Ehdr, e_flags));
 		shoff = g32(e, d + offsetof(Elf32_Ehdr, e_shoff));
 		shentsize = g16(e, d + offsetof(Elf32_Ehdr, e_shentsize));
 		shnum = g16(e, d + offsetof(Elf32_Ehdr, e_shnum));
@@ -83,7 +102,7 @@ int kelf_parse(struct kelf *e, unsigned char *d, size_t len)
 		return fail(e, "no section headers");
 	if (shentsize != (e->is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)))
 		return fail(e, "unexpected section header size");
-	if (shoff > len || (uint64_t)shnum * shentsize > len - shoff)
+	if (!in_image(e, shoff, (uint64_t)shnum * shentsize))
 		return fail(e, "section headers past end of file");
 	if (shstrndx >= shnum)
 		return fail(e, "bad section name table index");
@@ -95,28 +114,33 @@ int kelf_parse(struct kelf *e, unsigned char *d, size_t len)
 	for (i = 0; i < shnum; i++) {
 		const unsigned char *s = d + shoff + i * shentsize;
 		struct kelf_section *k = &e->secs[i];
+		uint32_t name;
 
 		if (e->is64) {
+			name = g32(e, s + offsetof(Elf64_Shdr, sh_name));
 			k->type = g32(e, s + offsetof(Elf64_Shdr, sh_type));
 			k->flags = g64(e, s + offsetof(Elf64_Shdr, sh_flags));
 			k->addr = g64(e, s + offsetof(Elf64_Shdr, sh_addr));
 			k->offset = g64(e, s + offsetof(Elf64_Shdr, sh_offset));
 			k->size = g64(e, s + offsetof(Elf64_Shdr, sh_size));
 			k->link = g32(e, s + offsetof(Elf64_Shdr, sh_link));
-			k->name = (const char *)(uintptr_t)g32(e, s + offsetof(Elf64_Shdr, sh_name));
+			k->info = g32(e, s + offsetof(Elf64_Shdr, sh_info));
+			k->entsize = g64(e, s + offsetof(Elf64_Shdr, sh_entsize));
 		} else {
+			name = g32(e, s + offsetof(Elf32_Shdr, sh_name));
 			k->type = g32(e, s + offsetof(Elf32_Shdr, sh_type));
 			k->flags = g32(e, s + offsetof(Elf32_Shdr, sh_flags));
 			k->addr = g32(e, s + offsetof(Elf32_Shdr, sh_addr));
 			k->offset = g32(e, s + offsetof(Elf32_Shdr, sh_offset));
 			k->size = g32(e, s + offsetof(Elf32_Shdr, sh_size));
 			k->link = g32(e, s + offsetof(Elf32_Shdr, sh_link));
-			k->name = (const char *)(uintptr_t)g32(e, s + offsetof(Elf32_Shdr, sh_name));
+			k->info = g32(e, s + offsetof(Elf32_Shdr, sh_info));
+			k->entsize = g32(e, s + offsetof(Elf32_Shdr, sh_entsize));
 		}
+		k->name = (const char *)(uintptr_t)name;
 	}
 	strsz = e->secs[shstrndx].size;
-	if (e->secs[shstrndx].offset > len || strsz > len - e->secs[shstrndx].offset ||
-	    !strsz)
+	if (!in_image(e, e->secs[shstrndx].offset, strsz) || !strsz)
 		return fail(e, "section name table past end of file");
 	strtab = d + e->secs[shstrndx].offset;
 	if (strtab[strsz - 1] != '\0')
@@ -133,47 +157,46 @@ int kelf_parse(struct kelf *e, unsigned char *d, size_t len)
 
 int kelf_load(struct kelf *e, const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	unsigned char *d = NULL;
-	size_t len = 0, cap = 0, n;
+	struct stat st;
+	void *map;
+	int fd;
 
 	memset(e, 0, sizeof(*e));
-	if (!f) {
-		snprintf(e->err, sizeof(e->err), "%s", strerror(errno));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return fail(e, strerror(errno));
+	if (fstat(fd, &st)) {
+		close(fd);
+		return fail(e, strerror(errno));
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size <= 0) {
+		close(fd);
+		return fail(e, S_ISREG(st.st_mode) ? "empty file" : "not a regular file");
+	}
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return fail(e, strerror(errno));
+	if (kelf_parse(e, map, (size_t)st.st_size)) {
+		e->mapped = 1;
 		return -1;
 	}
-	for (;;) {
-		if (len == cap) {
-			unsigned char *nd;
-
-			cap = cap ? cap * 2 : 1 << 20;
-			nd = realloc(d, cap);
-			if (!nd) {
-				free(d);
-				fclose(f);
-				return fail(e, strerror(ENOMEM));
-			}
-			d = nd;
-		}
-		n = fread(d + len, 1, cap - len, f);
-		if (!n)
-			break;
-		len += n;
-	}
-	if (ferror(f)) {
-		free(d);
-		fclose(f);
-		return fail(e, "read error");
-	}
-	fclose(f);
-	return kelf_parse(e, d, len);
+	e->mapped = 1;
+	return 0;
 }
 
 void kelf_free(struct kelf *e)
 {
-	free(e->data);
+	if (e->mapped)
+		munmap(e->data, e->len);
+	else
+		free(e->data);
 	free(e->secs);
-	memset(e, 0, sizeof(*e));
+	e->data = NULL;
+	e->secs = NULL;
+	e->len = 0;
+	e->nr_secs = 0;
+	e->mapped = 0;
 }
 
 const struct kelf_section *kelf_section(const struct kelf *e, const char *name)
@@ -186,38 +209,11 @@ const struct kelf_section *kelf_section(const struct kelf *e, const char *name)
 	return NULL;
 }
 
-int kelf_unique_object(const struct kelf *e, const char *name, uint64_t *addr)
+const unsigned char *kelf_section_data(const struct kelf *e, const struct kelf_section *s)
 {
-	size_t esz = e->is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym), i, j;
-	int found = 0;
-
-	for (i = 0; i < e->nr_secs; i++) {
-		const struct kelf_section *sym = &e->secs[i], *str;
-
-		if (sym->type != SHT_SYMTAB || sym->link >= e->nr_secs)
-			continue;
-		str = &e->secs[sym->link];
-		if (sym->offset > e->len || sym->size > e->len - sym->offset ||
-		    str->offset > e->len || str->size > e->len - str->offset || !str->size)
-			continue;
-		for (j = 0; j + esz <= sym->size; j += esz) {
-			const unsigned char *s = e->data + sym->offset + j;
-			uint32_t nm = g32(e, s);
-			unsigned char info = s[e->is64 ? offsetof(Elf64_Sym, st_info) :
-					     offsetof(Elf32_Sym, st_info)];
-			const char *n;
-
-			if (ELF64_ST_TYPE(info) != STT_OBJECT || nm >= str->size)
-				continue;
-			n = (const char *)e->data + str->offset + nm;
-			if (!memchr(n, '\0', str->size - nm) || strcmp(n, name))
-				continue;
-			*addr = e->is64 ? g64(e, s + offsetof(Elf64_Sym, st_value)) :
-				g32(e, s + offsetof(Elf32_Sym, st_value));
-			found++;
-		}
-	}
-	return found == 1 ? 0 : -1;
+	if (s->type == SHT_NOBITS || !in_image(e, s->offset, s->size))
+		return NULL;
+	return e->data + s->offset;
 }
 
 int kelf_build_id(const struct kelf *e, const unsigned char **id)
@@ -226,14 +222,116 @@ int kelf_build_id(const struct kelf *e, const unsigned char **id)
 
 	for (i = 0; i < e->nr_secs; i++) {
 		const struct kelf_section *s = &e->secs[i];
+		const unsigned char *p;
 		int n;
 
-		if (s->type != SHT_NOTE || s->offset > e->len ||
-		    s->size > e->len - s->offset)
+		if (s->type != SHT_NOTE || !(p = kelf_section_data(e, s)))
 			continue;
-		n = kreloc_note_build_id(e->data + s->offset, s->size, e->swap, id);
+		n = kreloc_note_build_id(p, s->size, e->swap, id);
 		if (n > 0)
 			return n;
 	}
 	return -1;
+}
+
+long kelf_symbols(struct kelf *e, int (*cb)(void *ctx, const struct kelf_sym *sym), void *ctx)
+{
+	const struct kelf_section *tab = NULL, *str;
+	const unsigned char *p, *names;
+	size_t i, n, esz = e->is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
+
+	for (i = 0; i < e->nr_secs && !tab; i++)
+		if (e->secs[i].type == SHT_SYMTAB)
+			tab = &e->secs[i];
+	for (i = 0; i < e->nr_secs && !tab; i++)
+		if (e->secs[i].type == SHT_DYNSYM)
+			tab = &e->secs[i];
+	if (!tab)
+		return 0;
+	if (tab->entsize != esz || !(p = kelf_section_data(e, tab)))
+		return fail(e, "symbol table malformed or past end of file");
+	if (tab->link >= e->nr_secs)
+		return fail(e, "symbol table names a bad string table");
+	str = &e->secs[tab->link];
+	names = kelf_section_data(e, str);
+	if (!names || !str->size || names[str->size - 1] != '\0')
+		return fail(e, "symbol string table malformed or past end of file");
+	n = tab->size / esz;
+	for (i = 1; i < n; i++) {
+		const unsigned char *s = p + i * esz;
+		struct kelf_sym sym;
+		uint32_t name;
+		unsigned char info;
+		int r;
+
+		if (e->is64) {
+			name = g32(e, s + offsetof(Elf64_Sym, st_name));
+			info = s[offsetof(Elf64_Sym, st_info)];
+			sym.shndx = g16(e, s + offsetof(Elf64_Sym, st_shndx));
+			sym.value = g64(e, s + offsetof(Elf64_Sym, st_value));
+			sym.size = g64(e, s + offsetof(Elf64_Sym, st_size));
+		} else {
+			name = g32(e, s + offsetof(Elf32_Sym, st_name));
+			info = s[offsetof(Elf32_Sym, st_info)];
+			sym.shndx = g16(e, s + offsetof(Elf32_Sym, st_shndx));
+			sym.value = g32(e, s + offsetof(Elf32_Sym, st_value));
+			sym.size = g32(e, s + offsetof(Elf32_Sym, st_size));
+		}
+		if (name >= str->size)
+			return fail(e, "symbol name offset out of range");
+		sym.name = (const char *)names + name;
+		sym.type = ELF64_ST_TYPE(info);
+		sym.bind = ELF64_ST_BIND(info);
+		r = cb(ctx, &sym);
+		if (r)
+			return r;
+	}
+	return (long)(n ? n - 1 : 0);
+}
+
+const char *kelf_string_at(const struct kelf *e, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < e->nr_secs; i++) {
+		const struct kelf_section *s = &e->secs[i];
+		const unsigned char *p;
+
+		if (!(s->flags & SHF_ALLOC) || addr < s->addr || addr - s->addr >= s->size ||
+		    !(p = kelf_section_data(e, s)))
+			continue;
+		p += addr - s->addr;
+		if (!memchr(p, '\0', s->size - (addr - s->addr)))
+			return NULL;
+		return (const char *)p;
+	}
+	return NULL;
+}
+
+struct unique_object {
+	const char *name;
+	uint64_t addr;
+	int found;
+};
+
+static int unique_object_cb(void *ctx, const struct kelf_sym *sym)
+{
+	struct unique_object *u = ctx;
+
+	if (sym->type == STT_OBJECT && !strcmp(sym->name, u->name)) {
+		u->addr = sym->value;
+		u->found++;
+	}
+	return 0;
+}
+
+int kelf_unique_object(const struct kelf *e, const char *name, uint64_t *addr)
+{
+	struct kelf tmp = *e;		/* kelf_symbols() may write tmp.err */
+	struct unique_object u = { .name = name };
+
+	if (kelf_symbols(&tmp, unique_object_cb, &u) < 0 || u.found != 1)
+		return -1;
+	*addr = u.addr;
+	return 0;
 }

@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* kelf.h - minimal, bounds-checked ELF section reader (either class/order). */
+/*
+ * kelf.h - kreloc's one ELF reader: sections, symbols and notes of a vmlinux
+ * or a .ko of either class and byte order, bounds-checked, from a file
+ * (mapped) or from memory (a decompressed module).  Used by kreloc-linkgen,
+ * the kreloc CLI and the host unit tests.
+ */
 #ifndef KRELOC_KELF_H
 #define KRELOC_KELF_H
 
@@ -8,33 +13,58 @@
 
 struct kelf_section {
 	const char *name;
-	uint32_t type;
-	uint64_t flags, addr, size, offset;
-	uint32_t link;
+	uint32_t type, link, info;
+	uint64_t flags, addr, size, offset, entsize;
+};
+
+struct kelf_sym {
+	const char *name;
+	uint64_t value, size;
+	uint16_t shndx;
+	uint8_t type, bind;		/* ELF64_ST_TYPE/BIND of st_info */
 };
 
 struct kelf {
 	unsigned char *data;
 	size_t len;
-	int is64, swap;
+	int is64, swap, mapped;
 	uint16_t machine;
+	uint32_t flags;			/* e_flags (ppc64: ELF ABI 1 or 2) */
 	struct kelf_section *secs;
 	size_t nr_secs;
 	char err[256];
 };
 
-/* Load an ELF file; returns 0 or -1 with elf->err set. */
+/*
+ * Map an ELF file, or parse an ELF image in malloc'ed memory (taken over).
+ * Both return 0 or -1 with elf->err set; kelf_free() releases what they
+ * hold either way.
+ */
 int kelf_load(struct kelf *elf, const char *path);
-/* Parse an ELF image already in memory (takes ownership of data). */
 int kelf_parse(struct kelf *elf, unsigned char *data, size_t len);
 void kelf_free(struct kelf *elf);
 const struct kelf_section *kelf_section(const struct kelf *elf, const char *name);
+/* A section's bytes inside the file, or NULL (SHT_NOBITS, out of range). */
+const unsigned char *kelf_section_data(const struct kelf *elf, const struct kelf_section *s);
+/* GNU build id from the note sections: returns its length or -1. */
+int kelf_build_id(const struct kelf *elf, const unsigned char **id);
+
+/*
+ * Call cb for every entry of the SHT_SYMTAB section (or SHT_DYNSYM when
+ * there is none) except index 0.  Names are checked to lie inside their
+ * string table.  Returns the number of symbols, -1 with elf->err set if the
+ * table is malformed, or cb's nonzero return value.
+ */
+long kelf_symbols(struct kelf *elf, int (*cb)(void *ctx, const struct kelf_sym *sym),
+		  void *ctx);
+
+/* A NUL-terminated string at a link-time address (e.g. linux_banner), or NULL. */
+const char *kelf_string_at(const struct kelf *elf, uint64_t addr);
+
 /*
  * Address of the data object @name in the symbol table: 0 if exactly one
  * STT_OBJECT of that name exists, else -1 (none, several, no symtab).
  */
 int kelf_unique_object(const struct kelf *elf, const char *name, uint64_t *addr);
-/* GNU build id from the note sections: returns its length or -1. */
-int kelf_build_id(const struct kelf *elf, const unsigned char **id);
 
 #endif

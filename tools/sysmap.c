@@ -110,6 +110,14 @@ static int sysmap_push(struct sysmap *map, const struct sysmap_sym *s)
 	return 0;
 }
 
+int sysmap_add(struct sysmap *map, uint64_t addr, char type, const char *name,
+	       const char *module)
+{
+	struct sysmap_sym s = { addr, type, (char *)name, (char *)module };
+
+	return sysmap_push(map, &s);
+}
+
 int sysmap_read(struct sysmap *map, FILE *f, const char *fname)
 {
 	char *line = NULL;

@@ -31,6 +31,9 @@ struct sysmap {
 int sysmap_read(struct sysmap *map, FILE *f, const char *name);
 int sysmap_load(struct sysmap *map, const char *path);
 void sysmap_free(struct sysmap *map);
+/* Append one symbol (copied); returns 0 or -1 (ENOMEM). */
+int sysmap_add(struct sysmap *map, uint64_t addr, char type, const char *name,
+	       const char *module);
 
 /* Parse one line; returns 0, 1 for a blank/comment line, -1 if malformed. */
 int sysmap_parse_line(char *line, struct sysmap_sym *sym, const char **why);
