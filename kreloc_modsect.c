@@ -21,8 +21,10 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
+#include <linux/uaccess.h>
 #include "kreloc_modsect.h"
 #include "kreloc_alloc.h"
+#include "lib/kreloc_note.h"
 
 struct kreloc_sect_attr {
 	struct bin_attribute battr;
@@ -94,4 +96,28 @@ int kreloc_modsect_copy(const struct module *mod, struct kreloc_msect **out)
 	}
 	*out = s;
 	return sa->nsections;
+}
+
+int kreloc_modsect_build_id(const struct kreloc_msect *s, int n, u8 *id)
+{
+	/* Elf_Nhdr, "GNU\0", and a build id of up to KRELOC_BUILD_ID_MAX bytes. */
+	u32 note[(12 + 4 + KRELOC_BUILD_ID_MAX) / 4];
+	const u8 *bid;
+	size_t len;
+	int i, r;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(s[i].name, ".note.gnu.build-id"))
+			break;
+	if (i >= n || copy_from_kernel_nofault(note, (void *)s[i].addr, 12))
+		return 0;
+	len = 12 + ALIGN(note[0], 4) + ALIGN(note[1], 4);
+	if (len > sizeof(note) ||
+	    copy_from_kernel_nofault(note, (void *)s[i].addr, len))
+		return 0;
+	r = kreloc_note_build_id(note, len, false, &bid);
+	if (r <= 0)
+		return 0;
+	memcpy(id, bid, r);
+	return r;
 }

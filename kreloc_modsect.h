@@ -22,4 +22,17 @@ struct kreloc_msect {
 int kreloc_modsect_copy(const struct module *mod, struct kreloc_msect **out);
 void kreloc_modsect_free(struct kreloc_msect *s, unsigned int n);
 
+/**
+ * kreloc_modsect_build_id() - the GNU build id of a loaded module
+ * @s:		its sections, from kreloc_modsect_copy()
+ * @n:		their number (<= 0: none)
+ * @id:		KRELOC_BUILD_ID_MAX bytes for the id
+ *
+ * Reads the note in the module's own ".note.gnu.build-id" section, which
+ * must still be in memory (the module is live or going), without faulting.
+ *
+ * Return: the length of the id, or 0 if there is none.
+ */
+int kreloc_modsect_build_id(const struct kreloc_msect *s, int n, u8 *id);
+
 #endif /* _KRELOC_MODSECT_H */

@@ -344,6 +344,7 @@ static void kreloc_mod_live(struct module *mod)
 			kreloc_modsect_free(rec->sects, rec->nr_sects);
 		rec->nr_sects = n;
 		rec->sects = n > 0 ? sects : NULL;
+		rec->build_id_len = kreloc_modsect_build_id(rec->sects, n, rec->build_id);
 		sects = NULL;
 		kreloc_gen++;
 	}
@@ -372,6 +373,7 @@ static void kreloc_mod_going(struct module *mod)
 		if (rec->nr_sects < 0 && n > 0) {
 			rec->nr_sects = n;
 			rec->sects = sects;
+			rec->build_id_len = kreloc_modsect_build_id(sects, n, rec->build_id);
 			sects = NULL;
 		}
 		rec->state = KRELOC_M_GOING;
@@ -604,6 +606,8 @@ static int kreloc_scan_modules(void)
 			ret = -ENOMEM;
 			break;
 		}
+		rec->build_id_len = kreloc_modsect_build_id(rec->sects, rec->nr_sects,
+							    rec->build_id);
 		/* The kernel's list is newest first: record oldest first. */
 		list_add(&rec->node, &found);
 	}
@@ -711,14 +715,17 @@ static void kreloc_show_rec_line(struct seq_file *m, const struct kreloc_mrec *r
 	kreloc_seq_num(m, t->size, t->size, true);
 	kreloc_seq_num(m, true, rec->load_gen, false);
 	kreloc_seq_num(m, rec->unload_gen, rec->unload_gen, false);
-	seq_putc(m, '\n');
+	if (rec->build_id_len)
+		seq_printf(m, " %*phN\n", rec->build_id_len, rec->build_id);
+	else
+		seq_puts(m, " -\n");
 }
 
 void kreloc_modules_show_list(struct seq_file *m)
 {
 	const struct kreloc_mrec *rec;
 
-	seq_puts(m, "# NAME STATE TEXT_BASE TEXT_SIZE LOAD_GEN UNLOAD_GEN\n");
+	seq_puts(m, "# NAME STATE TEXT_BASE TEXT_SIZE LOAD_GEN UNLOAD_GEN BUILD_ID\n");
 	mutex_lock(&kreloc_mod_lock);
 	list_for_each_entry(rec, &kreloc_live, node)
 		kreloc_show_rec_line(m, rec);

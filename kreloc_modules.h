@@ -11,6 +11,7 @@
 #include <linux/seq_file.h>
 #include "kreloc_compat.h"
 #include "kreloc_modsect.h"
+#include "lib/kreloc_note.h"
 
 enum kreloc_mstate {
 	KRELOC_M_COMING,	/* formed, ->init may be running */
@@ -30,6 +31,8 @@ struct kreloc_mrec {
 	bool init_seen;		/* init regions were recorded before release */
 	int nr_sects;		/* < 0: errno, sections unknown */
 	struct kreloc_msect *sects;
+	u8 build_id[KRELOC_BUILD_ID_MAX];	/* of the .ko, read with the sections */
+	int build_id_len;
 };
 
 int kreloc_modules_check_params(void);

@@ -237,6 +237,55 @@ static int wait_state(const char *spec, const char *state, struct mrec *r)
 	return -1;
 }
 
+/* The BUILD_ID column of the last record NAME in STATE in the modules file. */
+static int record_build_id(const char *name, const char *state, char *out, size_t len)
+{
+	char *text = kr_read_file(KRELOC_DIR "/modules", NULL), *line, *save = NULL;
+	int found = -1;
+
+	if (!text)
+		return -1;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char nm[64], st[16], a[32], b[32], c[32], d[32], id[160];
+
+		if (line[0] != '#' &&
+		    sscanf(line, "%63s %15s %31s %31s %31s %31s %159s", nm, st, a, b, c, d, id) == 7 &&
+		    !strcmp(nm, name) && !strcmp(st, state)) {
+			snprintf(out, len, "%s", id);
+			found = 0;
+		}
+	}
+	free(text);
+	return found;
+}
+
+/* /sys/module/NAME/notes/.note.gnu.build-id, the kernel's own copy, as hex. */
+static int sysfs_build_id(const char *name, char *out, size_t len)
+{
+	char path[256];
+	unsigned char *n;
+	size_t sz, i, off;
+	uint32_t namesz, descsz;
+
+	snprintf(path, sizeof(path), "/sys/module/%s/notes/.note.gnu.build-id", name);
+	n = (unsigned char *)kr_read_file(path, &sz);
+	if (!n || sz < 12) {
+		free(n);
+		return -1;
+	}
+	memcpy(&namesz, n, 4);
+	memcpy(&descsz, n + 4, 4);
+	off = 12 + ((namesz + 3) & ~3u);
+	if (off + descsz > sz || 2 * descsz + 1 > len) {
+		free(n);
+		return -1;
+	}
+	for (i = 0; i < descsz; i++)
+		sprintf(out + 2 * i, "%02x", n[off + i]);
+	free(n);
+	return 0;
+}
+
 static void test_before_and_sysfs(void)
 {
 	static const char * const mods[] = { "dummy", "fat", "vfat", "llc", "stp", "bridge",
@@ -262,6 +311,17 @@ static void test_before_and_sysfs(void)
 	}
 	ksft_test_result(!bad, "module/NAME sections equal /sys/module/NAME/sections for dummy fat vfat llc stp bridge kreloc\n");
 	ksft_test_result(!bad && !inreg, "every section lies inside one of its module's regions\n");
+
+	for (i = 0, bad = 0; i < ARRAY_SIZE(mods); i++) {
+		char rec_id[160], sys_id[160];
+
+		if (record_build_id(mods[i], "live", rec_id, sizeof(rec_id)) ||
+		    sysfs_build_id(mods[i], sys_id, sizeof(sys_id)) || strcmp(rec_id, sys_id)) {
+			ksft_print_msg("%s: modules says BUILD_ID %s\n", mods[i], rec_id);
+			bad = 1;
+		}
+	}
+	ksft_test_result(!bad, "modules BUILD_ID equals /sys/module/NAME/notes/.note.gnu.build-id for dummy fat vfat llc stp bridge kreloc\n");
 }
 
 static void test_init_text(void)
@@ -308,11 +368,15 @@ static void test_unload_history(void)
 {
 	struct mrec before, after, again, old;
 	uint64_t g0 = generation(), g1, g2;
-	char spec[96];
+	char spec[96], id_live[160] = "", id_gone[160] = "";
 	int ok, i;
 
+	record_build_id("dummy", "live", id_live, sizeof(id_live));
 	ok = !read_mrec("dummy", &before) && !kr_unload_module("dummy") &&
 	     !wait_state("dummy", "gone", &after);
+	ksft_test_result(ok && !record_build_id("dummy", "gone", id_gone, sizeof(id_gone)) &&
+			 strlen(id_live) == 40 && !strcmp(id_live, id_gone),
+			 "the unloaded record keeps the .ko build id (%s)\n", id_gone);
 	g1 = generation();
 	if (ok) {
 		ok = after.load_gen == before.load_gen && after.unload_gen > 0 &&
