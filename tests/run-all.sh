@@ -109,7 +109,11 @@ case " $targets " in
 esac
 
 stage "boot: make install, dkms, initramfs-tools, dracut"
-"$top/tests/boot/run.sh" > "$CACHE/tmp/boot.out" 2> "$CACHE/tmp/boot.err" || true
+rc=0
+"$top/tests/boot/run.sh" > "$CACHE/tmp/boot.out" 2> "$CACHE/tmp/boot.err" || rc=$?
+# An abort is a failure even when every block printed so far passed.
+[ $rc -eq 0 ] || printf 'KRELOC-TEST-BEGIN boot-run\n1..1\nnot ok 1 tests/boot/run.sh stopped with exit %d (%s)\nKRELOC-TEST-END boot-run rc=1\n' \
+	"$rc" "$(tail -1 "$CACHE/tmp/boot.err")" >> "$CACHE/tmp/boot.out"
 touch "$CACHE/boot/run/console.log"
 KRELOC_TAG=boot "$top/rig/ktap.sh" "$CACHE/tmp/boot.out" "$CACHE/boot/run/console.log" "$results"
 

@@ -97,3 +97,5 @@ done
 "$rig/dmesg-addr-check.sh" "$tmp/clean" 0x1c000000 > /dev/null
 ok $? "dmesg-addr-check: passes a clean console"
 echo "KRELOC-TEST-END rig-log-checkers rc=0"
+# rig/ktap.sh itself: every planned result counted once (its own block).
+"$(dirname "$0")/test_ktap.sh"
