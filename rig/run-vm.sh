@@ -1,21 +1,51 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run-vm.sh ENV STAGE LOG [APPEND] [DATA]
+# run-vm.sh [OPTIONS] ENV STAGE LOG [APPEND] [DATA]
 #
-# Pack STAGE (a directory that must contain kreloc/job) with busybox into an
-# initramfs, boot the kernel described by ENV (from rig/kernel-*.sh) under
-# QEMU TCG with KASLR as the kernel defaults, and write the console to LOG.
-# DATA, if given, receives the guest's second serial port (ttyS1 / hvc1),
-# used for bulk output such as /proc/kallsyms; where the machine has no second
-# UART (QEMU's arm64 virt), ENV names a device for it (DATA_DEV: virtconsole
-# or a chardev device such as pci-serial) and its tty in the guest (DATA_TTY).  KERNEL_APPEND in ENV (words
-# a kernel needs on every boot) goes after APPEND.  KRELOC_QEMU_EXTRA (from the
-# caller's environment) adds QEMU options, e.g. a gdbstub.  Exit 0 if the
-# job ran and the guest powered off, 1 on timeout or panic.
+# The rig's one QEMU launcher.  Boots the kernel described by ENV (from
+# rig/kernel-*.sh) under QEMU TCG with KASLR as the kernel defaults and
+# writes the console to LOG.  DATA, if given, receives the guest's second
+# serial port (ttyS1 / hvc1), used for bulk output such as /proc/kallsyms;
+# where the machine has no second UART (QEMU's arm64 virt), ENV names a
+# device for it (DATA_DEV: virtconsole or a chardev device such as
+# pci-serial) and its tty in the guest (DATA_TTY).  KERNEL_APPEND in ENV
+# (words a kernel needs on every boot) goes after APPEND.
+# KRELOC_QEMU_EXTRA (from the caller's environment) adds QEMU options, e.g.
+# a gdbstub.
+#
+# By default the initramfs is built here: busybox, rig/vm-init.sh as /init
+# and STAGE (a directory that must contain kreloc/job) on top; the run
+# succeeds when the job ran and the guest powered off.
+#
+# OPTIONS
+#   --initrd FILE       boot FILE as the initramfs instead (a distribution's
+#                       real one; STAGE is then "-" and no job is expected:
+#                       the run succeeds when QEMU exits without a panic)
+#   --kernel FILE       boot FILE instead of ENV's KIMAGE
+#   --disk FILE         attach FILE as a raw virtio disk
+#   --kernel-addr ADDR  ppc64 pseries: load the kernel at physical ADDR
+#                       (QEMU's kernel-addr=), as kdump loads a capture
+#                       kernel; a CONFIG_RELOCATABLE_TEST kernel then runs
+#                       there instead of copying itself down to 0
+#   --timeout SECONDS   default $KRELOC_VM_TIMEOUT or 600
+# Exit 0 on success, 1 on timeout, panic or an unfinished job.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+initrd="" kernel="" disk="" kaddr="" timeout_s="${KRELOC_VM_TIMEOUT:-600}"
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--initrd) initrd="$2"; shift 2 ;;
+	--kernel) kernel="$2"; shift 2 ;;
+	--disk) disk="$2"; shift 2 ;;
+	--kernel-addr) kaddr="$2"; shift 2 ;;
+	--timeout) timeout_s="$2"; shift 2 ;;
+	--) shift; break ;;
+	-*) die "run-vm.sh: unknown option $1" ;;
+	*) break ;;
+	esac
+done
 envf="$1" stage="$2" logf="$3" append="${4:-}" data="${5:-/dev/null}"
 # shellcheck disable=SC1090
 . "$envf"
@@ -31,32 +61,45 @@ virtconsole) data_args=(-device virtio-serial-pci -chardev "file,id=krelocdata,p
 			-device virtconsole,chardev=krelocdata) ;;
 *) data_args=(-chardev "file,id=krelocdata,path=$data" -device "$DATA_DEV,chardev=krelocdata") ;;
 esac
+kernel="${kernel:-$KIMAGE}"
 
-root=$(mktemp -d "$CACHE/tmp/initramfs.XXXXXX")
-trap 'rm -rf "$root"' EXIT
-mkdir -p "$root/bin" "$root/sbin" "$root/usr/bin" "$root/usr/sbin" "$root/etc"
-cp "${USERLAND}/busybox" "$root/bin/busybox"
-cp "$(dirname "$0")/vm-init.sh" "$root/init"
-chmod +x "$root/init"
-echo 'root:x:0:0:root:/:/bin/sh' > "$root/etc/passwd"
-echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >> "$root/etc/passwd"
-echo 'root:x:0:' > "$root/etc/group"
-echo 'nogroup:x:65534:' >> "$root/etc/group"
-cp -a "$stage/." "$root/"
-(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$root.cpio.gz"
+qemu_args="$QEMU_ARGS"
+if [ -n "$kaddr" ]; then
+	[ "$QEMU_BIN" = qemu-system-ppc64 ] || die "--kernel-addr is for the ppc64 pseries machine"
+	# kernel-addr is a property of the machine: append it to -M.
+	qemu_args=$(sed -E "s/(-M [^ ]+)/\1,kernel-addr=$kaddr/" <<<"$qemu_args")
+fi
+extra=()
+[ -n "$disk" ] && extra+=(-drive "file=$disk,if=virtio,format=raw")
 
-timeout_s="${KRELOC_VM_TIMEOUT:-600}"
+root=""
+cleanup() { [ -n "$root" ] && rm -rf "$root" "$root.cpio.gz"; return 0; }
+trap cleanup EXIT
+if [ -z "$initrd" ]; then
+	root=$(mktemp -d "$CACHE/tmp/initramfs.XXXXXX")
+	mkdir -p "$root/bin" "$root/sbin" "$root/usr/bin" "$root/usr/sbin" "$root/etc"
+	cp "${USERLAND}/busybox" "$root/bin/busybox"
+	cp "$(dirname "$0")/vm-init.sh" "$root/init"
+	chmod +x "$root/init"
+	echo 'root:x:0:0:root:/:/bin/sh' > "$root/etc/passwd"
+	echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >> "$root/etc/passwd"
+	echo 'root:x:0:' > "$root/etc/group"
+	echo 'nogroup:x:65534:' >> "$root/etc/group"
+	cp -a "$stage/." "$root/"
+	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$root.cpio.gz"
+	initrd="$root.cpio.gz"
+fi
+
 start=$(date +%s)
 set +e
 # shellcheck disable=SC2086
-timeout "$timeout_s" "$QEMU_BIN" $QEMU_ARGS ${KRELOC_QEMU_EXTRA:-} -display none -monitor none \
-	-kernel "$KIMAGE" -initrd "$root.cpio.gz" \
+timeout "$timeout_s" "$QEMU_BIN" $qemu_args ${KRELOC_QEMU_EXTRA:-} -display none -monitor none \
+	-kernel "$kernel" -initrd "$initrd" "${extra[@]}" \
 	-append "console=$CONSOLE panic=-1 loglevel=4 krelocdata=${DATA_TTY:-${CONSOLE%0}1} $append ${KERNEL_APPEND:-}" \
 	-serial "file:$logf" "${data_args[@]}" </dev/null
 rc=$?
 set -e
-rm -f "$root.cpio.gz"
-log "boot of $KVER took $(( $(date +%s) - start ))s (qemu rc=$rc)"
+log "boot of $KVER${kaddr:+ at $kaddr} took $(( $(date +%s) - start ))s (qemu rc=$rc)"
 if [ $rc -eq 124 ]; then
 	log "timeout after ${timeout_s}s"
 	echo "KRELOC-VM: TIMEOUT after ${timeout_s}s" >> "$logf"
@@ -66,5 +109,10 @@ if grep -qE 'Kernel panic|KRELOC-VM: TIMEOUT' "$logf"; then
 	log "kernel panic, see $logf"
 	exit 1
 fi
-grep -q 'KRELOC-VM: job done' "$logf" || { log "job did not finish, see $logf"; exit 1; }
+if [ -n "$root" ]; then
+	grep -q 'KRELOC-VM: job done' "$logf" || { log "job did not finish, see $logf"; exit 1; }
+elif [ $rc -ne 0 ]; then
+	log "qemu exited $rc, see $logf"
+	exit 1
+fi
 exit 0

@@ -4,10 +4,10 @@
 # 1. gets the kernel (rig/kernel-ppc64<be|le>.sh, cached) and sources its env file;
 # 2. cross-builds a hello-world external module against $KDIR, checks its vermagic,
 #    and a static C program with ${CROSS_COMPILE}gcc;
-# 3. packs a gzip'd newc initramfs: /bin/busybox + applet links + /init + hello.ko;
-# 4. boots it under TCG with a 120 s timeout; /init mounts proc/sys/debugfs, prints
-#    uname -a and the _text/_stext/kernel_clone lines of /proc/kallsyms, runs the C
-#    program, insmods and rmmods hello.ko, then poweroff -f;
+# 3. stages hello.ko, the C program and a job for the rig's initramfs;
+# 4. boots it with rig/run-vm.sh (120 s timeout); the job prints uname -a and the
+#    _text/_stext/kernel_clone lines of /proc/kallsyms, runs the C program, insmods
+#    and rmmods hello.ko;
 # 5. checks the console log and compares runtime _text with $SYSTEM_MAP (if any).
 # Scratch files: $CACHE/tmp/smoke-<be|le>/ (console.log is kept there).
 # KRELOC_SMOKE_SLOF=1 boots through SLOF instead of VOF (drops ",x-vof=on").
@@ -35,7 +35,10 @@ ENVFILE="$("$HERE/kernel-ppc64$FLAVOR.sh" | tail -1)"
 # shellcheck disable=SC1090
 . "$ENVFILE"
 log "env: $ENVFILE (KVER=$KVER)"
-if [[ -n "${KRELOC_SMOKE_SLOF:-}" ]]; then QEMU_ARGS="${QEMU_ARGS/,x-vof=on/}"; fi
+if [[ -n "${KRELOC_SMOKE_SLOF:-}" ]]; then
+    sed 's/,x-vof=on//' "$ENVFILE" >"$CACHE/tmp/smoke-$FLAVOR.env"
+    ENVFILE="$CACHE/tmp/smoke-$FLAVOR.env"
+fi
 [[ -x "$USERLAND/busybox" ]] || die "no busybox in USERLAND=$USERLAND"
 
 W="$CACHE/tmp/smoke-$FLAVOR"
@@ -88,38 +91,18 @@ EOF
 "${CROSS_COMPILE}gcc" -static -O2 -o "$W/hello/cprog" "$W/hello/cprog.c" ||
     die "static ${CROSS_COMPILE}gcc build failed"
 
-# ---- 3. initramfs ----------------------------------------------------------------------
+# ---- 3. the job, in the rig's own initramfs ---------------------------------------------
 R="$W/root"
-mkdir -p "$R"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,root,lib/modules}
-install -m755 "$USERLAND/busybox" "$R/bin/busybox"
-for a in sh ash mount umount uname grep cat echo ls mkdir insmod rmmod lsmod dmesg \
-         poweroff reboot sleep head tail sed awk cut tr wc sort test '[' printf id; do
-    ln -sf busybox "$R/bin/$a"
-done
-cp "$W/hello/kreloc_hello.ko" "$R/lib/modules/"
-install -m755 "$W/hello/cprog" "$R/bin/kreloc-cprog"
-# /dev/console must exist in the initramfs or init has no stdout
-if [[ $(id -u) -eq 0 ]]; then
-    mknod -m 600 "$R/dev/console" c 5 1
-    mknod -m 666 "$R/dev/null" c 1 3
-else
-    die "needs root (mknod /dev/console for the initramfs)"
-fi
-cat >"$R/init" <<'EOF'
+mkdir -p "$R/kreloc"
+cp "$W/hello/kreloc_hello.ko" "$W/hello/cprog" "$R/kreloc/"
+cat >"$R/kreloc/job" <<'EOF'
 #!/bin/sh
-/bin/busybox --install -s 2>/dev/null
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t debugfs debugfs /sys/kernel/debug || echo "KRELOC: debugfs mount failed"
-mount -t devtmpfs devtmpfs /dev 2>/dev/null
-# the early boot console may have left a partial line behind: start on a fresh one
-echo
 echo "KRELOC-SMOKE-BEGIN"
 echo "KRELOC-UNAME: $(uname -a)"
 grep -E ' (_text|_stext|\.?kernel_clone)$' /proc/kallsyms | sed 's/^/KRELOC-KALLSYMS: /'
 [ -d /sys/kernel/debug/kprobes ] && echo "KRELOC-DEBUGFS-KPROBES-OK"
-/bin/kreloc-cprog
-if insmod /lib/modules/kreloc_hello.ko; then
+./cprog
+if insmod ./kreloc_hello.ko; then
     echo "KRELOC-INSMOD-OK"
     grep '^kreloc_hello ' /proc/modules | sed 's/^/KRELOC-MODULE: /'
     dmesg | grep 'kreloc_hello:' | sed 's/^/KRELOC-DMESG: /'
@@ -129,26 +112,18 @@ else
     dmesg | tail -5
 fi
 echo "KRELOC-SMOKE-END"
-poweroff -f
 EOF
-chmod 755 "$R/init"
-(cd "$R" && find . -print0 | LC_ALL=C sort -z | cpio --null -o -H newc --quiet) | gzip -9 >"$W/initramfs.cpio.gz"
-log "initramfs: $(du -h "$W/initramfs.cpio.gz" | cut -f1)"
+chmod 755 "$R/kreloc/job"
 
-# ---- 4. boot ---------------------------------------------------------------------------
-# shellcheck disable=SC2086
-log "booting: $QEMU_BIN $QEMU_ARGS -kernel $KIMAGE ..."
+# ---- 4. boot (rig/run-vm.sh, the rig's one launcher) -------------------------------------
 t0=$(date +%s.%N)
-set +e
-timeout 120 "$QEMU_BIN" $QEMU_ARGS -kernel "$KIMAGE" -initrd "$W/initramfs.cpio.gz" \
-    -append "console=$CONSOLE quiet panic=-1" </dev/null >"$W/console.log" 2>&1
-rc=$?
-set -e
+rc=0
+KRELOC_VM_TIMEOUT=120 "$HERE/run-vm.sh" "$ENVFILE" "$R" "$W/console.log" "quiet" "$W/output.log" || rc=$?
 t1=$(date +%s.%N)
 BOOT_SECS=$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", b-a}')
-tr -d '\r' <"$W/console.log" >"$W/console.txt"
+tr -d '\r' <"$W/output.log" >"$W/console.txt"
 grep 'KRELOC-' "$W/console.txt" >&2 || true
-((rc == 0)) || { tail -30 "$W/console.txt" >&2; die "qemu exited $rc after ${BOOT_SECS}s (124 = timeout)"; }
+((rc == 0)) || { tail -30 "$W/console.log" >&2; die "the VM run failed after ${BOOT_SECS}s"; }
 
 # ---- 5. checks -------------------------------------------------------------------------
 c="$W/console.txt"

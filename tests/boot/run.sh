@@ -35,31 +35,30 @@ console_all="$work/console.log"
 t0=$(date +%s)
 step() { log "boot tests: $* ($(( $(date +%s) - t0 ))s)"; }
 
-# --- KTAP blocks, printed when complete ------------------------------------
+# --- KTAP blocks, streamed as they run --------------------------------------
+# Each block states its plan when it begins and prints every result at
+# once, so a run that aborts midway (set -e) still shows what ran, and
+# rig/ktap.sh counts every planned result that never came as failed.
 T_NAME='' T_N=0 T_FAIL=0
-T_LINES=()
-t_begin() { T_NAME="$1" T_N=0 T_FAIL=0; T_LINES=(); }
+t_begin() {	# t_begin NAME PLANNED
+	T_NAME="$1" T_N=0 T_FAIL=0
+	printf 'KRELOC-TEST-BEGIN %s\nTAP version 13\n1..%s\n' "$T_NAME" "$2"
+}
 # t_ok DESC CMD...: one result, from CMD's exit status.
 t_ok() {
 	local desc="$1"
 	shift
 	T_N=$((T_N + 1))
 	if "$@"; then
-		T_LINES+=("ok $T_N $desc")
+		echo "ok $T_N $desc"
 	else
-		T_LINES+=("not ok $T_N $desc")
+		echo "not ok $T_N $desc"
 		T_FAIL=1
 	fi
 }
-t_skip() { T_N=$((T_N + 1)); T_LINES+=("ok $T_N $1 # SKIP $2"); }
-t_diag() { local l; while IFS= read -r l; do T_LINES+=("# $l"); done <<<"$*"; }
-t_end() {
-	echo "KRELOC-TEST-BEGIN $T_NAME"
-	echo "TAP version 13"
-	echo "1..$T_N"
-	printf '%s\n' "${T_LINES[@]}"
-	echo "KRELOC-TEST-END $T_NAME rc=$T_FAIL"
-}
+t_skip() { T_N=$((T_N + 1)); echo "ok $T_N $1 # SKIP $2"; }
+t_diag() { sed 's/^/# /' <<<"$*"; }
+t_end() { echo "KRELOC-TEST-END $T_NAME rc=$T_FAIL"; }
 
 # --- the source tree, as the lead's Makefile will have it ------------------
 src="$work/src"
@@ -80,6 +79,16 @@ e612=$("$top/rig/kernel-amd64.sh" 6.12)
 k61=$(sed -n 's/^KVER=//p' <<<"$e61")
 k612=$(sed -n 's/^KVER=//p' <<<"$e612")
 kdir61=$(sed -n 's/^KDIR=//p' <<<"$e61")
+env61="$work/amd64-6.1.env"
+echo "$e61" > "$env61"
+
+boot_kernels=("$k61" "$k612")
+[ -n "${KRELOC_BOOT_QUICK:-}" ] && boot_kernels=("$k61")
+# series KVER: "6.1" for 6.1.0-57-amd64 (stable block names)
+series() { sed -E 's/^([0-9]+\.[0-9]+).*/\1/' <<<"$1"; }
+# Every block this run must produce: one that never begins counts as failed.
+echo "KRELOC-TEST-PLAN install dkms initramfs-tools $(for k in "${boot_kernels[@]}"; do
+	printf 'boot-itools-%s ' "$(series "$k")"; done)boot-itools-history boot-itools-disable dracut dkms-remove"
 
 # The GNU build id of the vmlinux inside a vmlinuz, read with readelf.
 vmlinuz_build_id() {
@@ -100,14 +109,8 @@ unz() {
 
 # --- install: make install / uninstall into a DESTDIR ----------------------
 step "make install"
-t_begin install
 dest="$work/dest"
 mkdir -p "$dest"
-t_ok "make install DESTDIR PREFIX=/usr succeeds" \
-	make -s -C "$src" KDIR="$kdir61" DESTDIR="$dest" PREFIX=/usr install \
-	>"$work/install.log" 2>&1
-[ "${T_LINES[0]}" = "ok 1 make install DESTDIR PREFIX=/usr succeeds" ] ||
-	t_diag "$(tail -20 "$work/install.log")"
 expect=(
 	"lib/modules/$k61/extra/kreloc.ko"
 	usr/share/initramfs-tools/hooks/kreloc
@@ -116,8 +119,17 @@ expect=(
 	usr/lib/dracut/modules.d/90kreloc/kreloc-load.sh
 )
 if [ -f "$src/tools/cli/Makefile" ]; then
-	expect+=(usr/sbin/kreloc usr/share/man/man8/kreloc.8)
+	expect+=(usr/sbin/kreloc usr/share/bash-completion/completions/kreloc
+		usr/share/doc/kreloc/SNAPSHOT.md)
+	for f in "$src"/tools/cli/Documentation/*.8; do
+		expect+=("usr/share/man/man8/${f##*/}")
+	done
 fi
+t_begin install $((7 + ${#expect[@]}))
+t_ok "make install DESTDIR PREFIX=/usr succeeds" \
+	make -s -C "$src" KDIR="$kdir61" DESTDIR="$dest" PREFIX=/usr install \
+	>"$work/install.log" 2>&1
+[ "$T_FAIL" = 0 ] || t_diag "$(tail -20 "$work/install.log")"
 for f in "${expect[@]}"; do
 	t_ok "installs /$f" test -s "$dest/$f"
 done
@@ -148,7 +160,7 @@ t_end
 step "test root with initramfs-tools"
 iroot=$("$here/mkroot.sh" itools)
 step "dkms"
-t_begin dkms
+t_begin dkms 16
 make -s -C "$src" DESTDIR="$iroot" install-dkms >/dev/null
 in_root "$iroot" dkms remove "kreloc/$version" --all >/dev/null 2>&1 || true
 t_ok "dkms add kreloc/$version" in_root "$iroot" dkms add "kreloc/$version" \
@@ -205,9 +217,7 @@ echo 'options kreloc history=9' > "$iroot/etc/modprobe.d/kreloc.conf"
 cp "$here/dump-premount.sh" "$iroot/etc/initramfs-tools/scripts/init-premount/kreloc-test-dump"
 chmod +x "$iroot/etc/initramfs-tools/scripts/init-premount/kreloc-test-dump"
 
-boot_kernels=("$k61" "$k612")
-[ -n "${KRELOC_BOOT_QUICK:-}" ] && boot_kernels=("$k61")
-t_begin initramfs-tools
+t_begin initramfs-tools $((9 * ${#boot_kernels[@]}))
 for k in "${boot_kernels[@]}"; do
 	t_ok "$k: update-initramfs -u succeeds" \
 		in_root "$iroot" update-initramfs -u -k "$k" >"$work/update-initramfs-$k.log" 2>&1
@@ -242,19 +252,16 @@ t_end
 disk="$work/disk.img"
 truncate -s 16M "$disk"
 
-# boot KERNEL_IMAGE INITRD TAG APPEND: QEMU TCG, console and dump kept.
+# boot KERNEL_IMAGE INITRD TAG APPEND: the rig's launcher with a real
+# initramfs; console and dump kept.
 boot() {
 	local img="$1" initrd="$2" tag="$3" append="$4" rc=0
 	: > "$work/$tag.console"
 	: > "$work/$tag.dump"
-	timeout "${KRELOC_VM_TIMEOUT:-240}" qemu-system-x86_64 -M pc -cpu max -m 1024 -smp 2 \
-		-nographic -no-reboot -display none -monitor none \
-		-kernel "$img" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 loglevel=4 $append" \
-		-drive "file=$disk,if=virtio,format=raw" \
-		-serial "file:$work/$tag.console" -serial "file:$work/$tag.dump" \
-		</dev/null || rc=$?
-	{ echo "=== $tag ($append) qemu rc=$rc"; cat "$work/$tag.console"; } >> "$console_all"
+	KRELOC_VM_TIMEOUT="${KRELOC_VM_TIMEOUT:-240}" "$top/rig/run-vm.sh" --initrd "$initrd" \
+		--kernel "$img" --disk "$disk" "$env61" - "$work/$tag.console" "$append" \
+		"$work/$tag.dump" || rc=$?
+	{ echo "=== $tag ($append) run-vm rc=$rc"; cat "$work/$tag.console"; } >> "$console_all"
 	tr -d '\r' < "$work/$tag.dump" > "$work/$tag.dump.txt"
 	return $rc
 }
@@ -336,7 +343,7 @@ for k in "${boot_kernels[@]}"; do
 	u="$iroot/tmp/unpacked-$k"
 	[ -d "$u/main" ] && u="$u/main"
 	step "boot $k (initramfs-tools)"
-	t_begin "boot-itools-$k"
+	t_begin "boot-itools-$(series "$k")" 13
 	boot "$iroot/boot/vmlinuz-$k" "$iroot/boot/initrd.img-$k" "itools-$k" "" || true
 	d="$work/itools-$k.dump.txt"
 	t_ok "the initramfs ran to init-premount and dumped kreloc's state" dumped "$d"
@@ -349,7 +356,7 @@ done
 
 k="$k61"
 step "boot $k kreloc.history=7"
-t_begin "boot-itools-history"
+t_begin boot-itools-history 3
 boot "$iroot/boot/vmlinuz-$k" "$iroot/boot/initrd.img-$k" itools-history "kreloc.history=7" || true
 d="$work/itools-history.dump.txt"
 t_ok "the initramfs ran and dumped kreloc's state" dumped "$d"
@@ -359,7 +366,7 @@ t_ok "STATUS=ok" grep -qx STATUS=ok "$work/info"
 t_end
 
 step "boot $k kreloc.disable=1"
-t_begin "boot-itools-disable"
+t_begin boot-itools-disable 4
 boot "$iroot/boot/vmlinuz-$k" "$iroot/boot/initrd.img-$k" itools-disable "kreloc.disable=1" || true
 d="$work/itools-disable.dump.txt"
 t_ok "the initramfs ran and dumped its state" dumped "$d"
@@ -374,7 +381,7 @@ step "test root with dracut"
 droot=$("$here/mkroot.sh" dracut)
 step "dracut"
 k="$k61"
-t_begin dracut
+t_begin dracut 20
 # The module from the dkms root, as dkms would have installed it here.
 rm -rf "$droot/lib/modules/$k/updates"
 mkdir -p "$droot/lib/modules/$k/updates/dkms"
@@ -431,7 +438,7 @@ t_end
 
 # --- dkms remove -------------------------------------------------------------
 step "dkms remove"
-t_begin dkms-remove
+t_begin dkms-remove 4
 t_ok "dkms remove kreloc/$version -k $k612" \
 	in_root "$iroot" dkms remove "kreloc/$version" -k "$k612" >"$work/dkms-remove.log" 2>&1
 t_ok "$k612: module file gone" sh -c '! ls "$1"/lib/modules/"$2"/updates/dkms/kreloc.ko* >/dev/null 2>&1' \
