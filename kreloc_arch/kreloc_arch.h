@@ -43,7 +43,8 @@ bool kreloc_arch_link_base(u64 *base);
 
 /**
  * kreloc_arch_kaslr_offset() - the kernel's own notion of its offset, if a
- * module can read it (ppc64: kernstart_virt_addr - KERNELBASE; arm64: the
+ * module can read it (ppc64 Book-E: kernstart_virt_addr - KERNELBASE;
+ * Book3S-64: __va(kernstart_addr) - KERNELBASE, where it runs; arm64: the
  * KERNELOFFSET line of VMCOREINFO)
  * @off:	set to the offset
  *

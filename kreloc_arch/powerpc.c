@@ -2,11 +2,13 @@
 /*
  * kreloc powerpc specifics.
  *
- * ppc64 links _text at KERNELBASE and relocates the whole image by
- * kernstart_virt_addr - KERNELBASE (0 on a normal boot, which copies the
- * kernel down to 0).  With ELF ABIv1 (big-endian before v6.5) a function
- * symbol "foo" is a descriptor in .opd and its code is ".foo"; calling code
- * through a pointer needs a descriptor holding the entry and the kernel TOC.
+ * ppc64 links _text at KERNELBASE and relocates the whole image: by
+ * kernstart_virt_addr - KERNELBASE with Book-E KASLR, and on Book3S-64 to
+ * where it was loaded when it runs there (kdump; 0 on a normal boot, which
+ * copies the kernel down to 0).  With ELF ABIv1 (big-endian before v6.5) a
+ * function symbol "foo" is a descriptor in .opd and its code is ".foo";
+ * calling code through a pointer needs a descriptor holding the entry and
+ * the kernel TOC.
  */
 #include <linux/ftrace.h>
 #include <linux/string.h>
@@ -25,9 +27,19 @@ bool kreloc_arch_link_base(u64 *base)
 	return true;
 }
 
+/*
+ * Book3S-64 never moves kernstart_virt_addr (only Book-E KASLR does), so
+ * kaslr_offset() is 0 there even when the kernel runs where it was loaded:
+ * a kdump capture kernel, or a CONFIG_RELOCATABLE_TEST kernel started at
+ * another address.  head_64.S records that address in kernstart_addr
+ * (exported), and the linear map puts the kernel at __va() of it.
+ */
 bool kreloc_arch_kaslr_offset(u64 *off)
 {
-#if defined(CONFIG_PPC64) || defined(CONFIG_RANDOMIZE_BASE)
+#if defined(CONFIG_PPC_BOOK3S_64) && defined(CONFIG_RELOCATABLE)
+	*off = (unsigned long)__va(kernstart_addr) - KERNELBASE;
+	return true;
+#elif defined(CONFIG_PPC64) || defined(CONFIG_RANDOMIZE_BASE)
 	*off = kaslr_offset();
 	return true;
 #else
