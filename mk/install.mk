@@ -6,9 +6,10 @@
 #   make install   [DESTDIR=] [PREFIX=/usr/local] [KDIR=...]
 #   make uninstall [DESTDIR=] [PREFIX=/usr/local] [KDIR=...]
 #       the module (lib/modules/KRELEASE/extra/kreloc.ko), the kreloc CLI
-#       ($(PREFIX)/sbin) and its man page, the initramfs-tools hook and
-#       init-top script, the dracut module 90kreloc.  Pieces:
-#       install-module install-cli install-man install-initramfs-tools
+#       ($(PREFIX)/sbin), its man pages, bash completion and the snapshot
+#       format (SNAPSHOT.md), the initramfs-tools hook and init-top script,
+#       the dracut module 90kreloc.  Pieces: install-module install-cli
+#       install-man install-completion install-doc install-initramfs-tools
 #       install-dracut, and the same with uninstall-.
 #   make install-dkms / uninstall-dkms
 #       the module source in /usr/src/kreloc-VERSION for "dkms install".
@@ -21,6 +22,8 @@ INSTALL ?= install
 DEPMOD ?= depmod
 SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/kreloc
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 INSTALL_MOD_DIR ?= extra
 MODULE_DEST = $(DESTDIR)/lib/modules/$(KRELEASE)/$(INSTALL_MOD_DIR)
 INITRAMFS_TOOLS_DIR ?= /usr/share/initramfs-tools
@@ -28,15 +31,17 @@ DRACUT_MODULES_DIR ?= /usr/lib/dracut/modules.d
 DKMS_SRC = $(DESTDIR)/usr/src/kreloc-$(KRELOC_VERSION)
 KRELOC_CLI := $(KRELOC_TOP)/tools/cli
 HAVE_CLI := $(wildcard $(KRELOC_CLI)/Makefile)
+KRELOC_MANS := $(wildcard $(KRELOC_CLI)/Documentation/*.8)
 
-.PHONY: install uninstall install-module install-cli install-man \
-	install-initramfs-tools install-dracut uninstall-module uninstall-cli \
-	uninstall-man uninstall-initramfs-tools uninstall-dracut \
-	install-dkms uninstall-dkms
+.PHONY: install uninstall install-module install-cli install-man install-completion \
+	install-doc install-initramfs-tools install-dracut uninstall-module uninstall-cli \
+	uninstall-man uninstall-completion uninstall-doc uninstall-initramfs-tools \
+	uninstall-dracut install-dkms uninstall-dkms
 
-install: install-module install-cli install-man install-initramfs-tools install-dracut
-uninstall: uninstall-module uninstall-cli uninstall-man uninstall-initramfs-tools \
-	uninstall-dracut
+install: install-module install-cli install-man install-completion install-doc \
+	install-initramfs-tools install-dracut
+uninstall: uninstall-module uninstall-cli uninstall-man uninstall-completion uninstall-doc \
+	uninstall-initramfs-tools uninstall-dracut
 
 # A plain copy: Debian's headers carry a kernel.release ("6.1.192") that is
 # not the release ("6.1.0-57-amd64"), so kbuild's modules_install would pick
@@ -59,11 +64,20 @@ install-cli:
 	$(INSTALL) -d $(DESTDIR)$(SBINDIR)
 	$(INSTALL) -m 0755 $(KRELOC_CLI)/kreloc $(DESTDIR)$(SBINDIR)/kreloc
 
+# kreloc.8 and one kreloc-COMMAND.8 per command.
 install-man:
 	$(INSTALL) -d $(DESTDIR)$(MANDIR)/man8
-	$(INSTALL) -m 0644 $(KRELOC_CLI)/kreloc.8 $(DESTDIR)$(MANDIR)/man8/kreloc.8
+	$(INSTALL) -m 0644 $(KRELOC_MANS) $(DESTDIR)$(MANDIR)/man8/
+
+install-completion:
+	$(INSTALL) -d $(DESTDIR)$(BASHCOMPDIR)
+	$(INSTALL) -m 0644 $(KRELOC_CLI)/bash-completion/kreloc $(DESTDIR)$(BASHCOMPDIR)/kreloc
+
+install-doc:
+	$(INSTALL) -d $(DESTDIR)$(DOCDIR)
+	$(INSTALL) -m 0644 $(KRELOC_CLI)/SNAPSHOT.md $(DESTDIR)$(DOCDIR)/SNAPSHOT.md
 else
-install-cli install-man:
+install-cli install-man install-completion install-doc:
 	@echo "kreloc: no tools/cli in this tree, $@ skipped"
 endif
 
@@ -71,7 +85,14 @@ uninstall-cli:
 	rm -f $(DESTDIR)$(SBINDIR)/kreloc
 
 uninstall-man:
-	rm -f $(DESTDIR)$(MANDIR)/man8/kreloc.8
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(KRELOC_MANS)))
+
+uninstall-completion:
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/kreloc
+
+uninstall-doc:
+	rm -f $(DESTDIR)$(DOCDIR)/SNAPSHOT.md
+	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
 
 install-initramfs-tools:
 	$(INSTALL) -d $(DESTDIR)$(INITRAMFS_TOOLS_DIR)/hooks \

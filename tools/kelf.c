@@ -64,8 +64,8 @@ static int in_image(const struct kelf *e, uint64_t off, uint64_t size)
 
 int kelf_parse(struct kelf *e, unsigned char *d, size_t len)
 {
-	uint64_t shoff;
-	uint16_t shentsize, shnum, shstrndx;
+	uint64_t shoff, shnum, shstrndx;
+	uint16_t shentsize;
 	const unsigned char *strtab;
 	uint64_t strsz;
 	size_t i;
@@ -85,6 +85,7 @@ int kelf_parse(struct kelf *e, unsigned char *d, size_t len)
 		return fail(e, "truncated ELF header");
 	if (e->is64) {
 		e->machine = g16(e, d + offsetof(Elf64_Ehdr, e_machine));
+		e->type = g16(e, d + offsetof(Elf64_Ehdr, e_type));
 		e->flags = g32(e, d + offsetof(Elf64_Ehdr, e_flags));
 		shoff = g64(e, d + offsetof(Elf64_Ehdr, e_shoff));
 		shentsize = g16(e, d + offsetof(Elf64_Ehdr, e_shentsize));
@@ -92,19 +93,35 @@ int kelf_parse(struct kelf *e, unsigned char *d, size_t len)
 		shstrndx = g16(e, d + offsetof(Elf64_Ehdr, e_shstrndx));
 	} else {
 		e->machine = g16(e, d + offsetof(Elf32_Ehdr, e_machine));
+		e->type = g16(e, d + offsetof(Elf32_Ehdr, e_type));
 		e->flags = g32(e, d + offsetof(Elf32_Ehdr, e_flags));
 		shoff = g32(e, d + offsetof(Elf32_Ehdr, e_shoff));
 		shentsize = g16(e, d + offsetof(Elf32_Ehdr, e_shentsize));
 		shnum = g16(e, d + offsetof(Elf32_Ehdr, e_shnum));
 		shstrndx = g16(e, d + offsetof(Elf32_Ehdr, e_shstrndx));
 	}
-	if (!shnum)
+	if (!shoff)
 		return fail(e, "no section headers");
 	if (shentsize != (e->is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)))
 		return fail(e, "unexpected section header size");
-	if (!in_image(e, shoff, (uint64_t)shnum * shentsize))
+	/* Extended numbering: past 0xff00 sections the counts are in section 0. */
+	if (!shnum || shstrndx == SHN_XINDEX) {
+		const unsigned char *s0 = d + shoff;
+
+		if (!in_image(e, shoff, shentsize))
+			return fail(e, "section headers past end of file");
+		if (!shnum)
+			shnum = e->is64 ? g64(e, s0 + offsetof(Elf64_Shdr, sh_size)) :
+				g32(e, s0 + offsetof(Elf32_Shdr, sh_size));
+		if (shstrndx == SHN_XINDEX)
+			shstrndx = g32(e, s0 + (e->is64 ? offsetof(Elf64_Shdr, sh_link) :
+						offsetof(Elf32_Shdr, sh_link)));
+		if (!shnum)
+			return fail(e, "no section headers");
+	}
+	if (shnum > len / shentsize || !in_image(e, shoff, shnum * shentsize))
 		return fail(e, "section headers past end of file");
-	if (shstrndx >= shnum)
+	if (!shstrndx || shstrndx >= shnum)
 		return fail(e, "bad section name table index");
 
 	e->secs = calloc(shnum, sizeof(*e->secs));
@@ -126,6 +143,7 @@ int kelf_parse(struct kelf *e, unsigned char *d, size_t len)
 			k->link = g32(e, s + offsetof(Elf64_Shdr, sh_link));
 			k->info = g32(e, s + offsetof(Elf64_Shdr, sh_info));
 			k->entsize = g64(e, s + offsetof(Elf64_Shdr, sh_entsize));
+			k->align = g64(e, s + offsetof(Elf64_Shdr, sh_addralign));
 		} else {
 			name = g32(e, s + offsetof(Elf32_Shdr, sh_name));
 			k->type = g32(e, s + offsetof(Elf32_Shdr, sh_type));
@@ -136,6 +154,7 @@ int kelf_parse(struct kelf *e, unsigned char *d, size_t len)
 			k->link = g32(e, s + offsetof(Elf32_Shdr, sh_link));
 			k->info = g32(e, s + offsetof(Elf32_Shdr, sh_info));
 			k->entsize = g32(e, s + offsetof(Elf32_Shdr, sh_entsize));
+			k->align = g32(e, s + offsetof(Elf32_Shdr, sh_addralign));
 		}
 		k->name = (const char *)(uintptr_t)name;
 	}
@@ -236,8 +255,8 @@ int kelf_build_id(const struct kelf *e, const unsigned char **id)
 
 long kelf_symbols(struct kelf *e, int (*cb)(void *ctx, const struct kelf_sym *sym), void *ctx)
 {
-	const struct kelf_section *tab = NULL, *str;
-	const unsigned char *p, *names;
+	const struct kelf_section *tab = NULL, *str, *xs = NULL;
+	const unsigned char *p, *names, *xp = NULL;
 	size_t i, n, esz = e->is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
 
 	for (i = 0; i < e->nr_secs && !tab; i++)
@@ -257,6 +276,13 @@ long kelf_symbols(struct kelf *e, int (*cb)(void *ctx, const struct kelf_sym *sy
 	if (!names || !str->size || names[str->size - 1] != '\0')
 		return fail(e, "symbol string table malformed or past end of file");
 	n = tab->size / esz;
+	/* Section indexes past SHN_LORESERVE are in the table's SHT_SYMTAB_SHNDX. */
+	for (i = 0; i < e->nr_secs && !xs; i++)
+		if (e->secs[i].type == SHT_SYMTAB_SHNDX && e->secs[i].link < e->nr_secs &&
+		    &e->secs[e->secs[i].link] == tab)
+			xs = &e->secs[i];
+	if (xs && (!(xp = kelf_section_data(e, xs)) || xs->size / 4 < n))
+		return fail(e, "extended section index table malformed");
 	for (i = 1; i < n; i++) {
 		const unsigned char *s = p + i * esz;
 		struct kelf_sym sym;
@@ -279,6 +305,8 @@ long kelf_symbols(struct kelf *e, int (*cb)(void *ctx, const struct kelf_sym *sy
 		}
 		if (name >= str->size)
 			return fail(e, "symbol name offset out of range");
+		if (sym.shndx == SHN_XINDEX && xp)
+			sym.shndx = g32(e, xp + 4 * i);
 		sym.name = (const char *)names + name;
 		sym.type = ELF64_ST_TYPE(info);
 		sym.bind = ELF64_ST_BIND(info);

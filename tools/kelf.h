@@ -14,13 +14,13 @@
 struct kelf_section {
 	const char *name;
 	uint32_t type, link, info;
-	uint64_t flags, addr, size, offset, entsize;
+	uint64_t flags, addr, size, offset, entsize, align;
 };
 
 struct kelf_sym {
 	const char *name;
 	uint64_t value, size;
-	uint16_t shndx;
+	uint32_t shndx;			/* SHN_XINDEX resolved through SHT_SYMTAB_SHNDX */
 	uint8_t type, bind;		/* ELF64_ST_TYPE/BIND of st_info */
 };
 
@@ -28,7 +28,7 @@ struct kelf {
 	unsigned char *data;
 	size_t len;
 	int is64, swap, mapped;
-	uint16_t machine;
+	uint16_t machine, type;		/* e_machine, e_type (ET_REL for a .ko) */
 	uint32_t flags;			/* e_flags (ppc64: ELF ABI 1 or 2) */
 	struct kelf_section *secs;
 	size_t nr_secs;

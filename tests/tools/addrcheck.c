@@ -5,12 +5,17 @@
  *   addrcheck gen KALLSYMS N SEED     print N runtime addresses: random
  *                                     points inside text symbols of the
  *                                     core kernel and of modules
- *   addrcheck check KALLSYMS RESOLVED check `kreloc resolve` output
- *                                     against the same /proc/kallsyms
+ *   addrcheck check KALLSYMS ADDRS RESOLVED
+ *                                     check `kreloc resolve` output for
+ *                                     the addresses in ADDRS (gen's
+ *                                     output) against the same kallsyms
  *
  * KALLSYMS is /proc/kallsyms saved on the boot the addresses come from.
- * A resolved line "ADDR SYM+0xOFF [MOD] SECTION" is right if that
- * kallsyms has SYM (in MOD, or the core kernel) at ADDR - OFF.
+ * RESOLVED must have exactly one line per address of ADDRS, in order,
+ * starting with that address: a missing, extra or reordered line is
+ * wrong, so empty output fails.  A resolved line "ADDR SYM+0xOFF [MOD]
+ * SECTION" is right if that kallsyms has SYM (in MOD, or the core kernel)
+ * at ADDR - OFF.
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -61,24 +66,42 @@ static int gen(struct sysmap *m, long n, unsigned int seed)
 	return 0;
 }
 
-static int check(struct sysmap *m, const char *path)
+static int check(struct sysmap *m, const char *addrs_path, const char *path)
 {
-	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0;
-	long ok = 0, bad = 0, core = 0, mods = 0;
+	FILE *f = fopen(path, "r"), *a = fopen(addrs_path, "r");
+	char *line = NULL, *want = NULL;
+	size_t cap = 0, wcap = 0;
+	long ok = 0, bad = 0, core = 0, mods = 0, nwant = 0, ngot = 0;
 
-	if (!f)
+	if (!f || !a) {
+		fprintf(stderr, "addrcheck: cannot open %s\n", !f ? path : addrs_path);
 		return 2;
+	}
 	qsort(m->syms, m->nr, sizeof(*m->syms), by_addr);
-	while (getline(&line, &cap, f) > 0) {
-		char sym[600], mod[128] = "", *plus;
-		uint64_t addr, off;
-		int found = 0;
+	for (;;) {
+		char sym[600], mod[128] = "", tok[64], *plus;
+		uint64_t addr, off, waddr;
+		int found = 0, gw, gl;
 		size_t i, lo, hi;
 
-		if (sscanf(line, "%" SCNx64 " %599s %127s", &addr, sym, mod) < 2) {
-			bad++;
+		gw = getline(&want, &wcap, a) > 0;
+		gl = getline(&line, &cap, f) > 0;
+		nwant += gw;
+		ngot += gl;
+		if (!gw && !gl)
+			break;
+		if (!gw || !gl) {
+			if (bad++ < 5)
+				fprintf(stderr, "%s: %s", gw ? "no answer for" : "answer for no address",
+					gw ? want : line);
+			continue;
+		}
+		if (sscanf(want, "%" SCNx64, &waddr) != 1 ||
+		    sscanf(line, "%63s %599s %127s", tok, sym, mod) < 2 ||
+		    sscanf(tok, "%" SCNx64, &addr) != 1 || addr != waddr) {
+			if (bad++ < 5)
+				fprintf(stderr, "out of step: %.*s -> %s", (int)strcspn(want, "\n"), want,
+					line);
 			continue;
 		}
 		plus = strrchr(sym, '+');
@@ -116,9 +139,12 @@ static int check(struct sysmap *m, const char *path)
 		}
 	}
 	free(line);
+	free(want);
 	fclose(f);
-	printf("%ld right (%ld core, %ld module), %ld wrong or unresolved\n", ok, core, mods, bad);
-	return bad ? 1 : 0;
+	fclose(a);
+	printf("%ld of %ld right (%ld core, %ld module), %ld wrong, unresolved or missing "
+	       "(%ld lines for %ld addresses)\n", ok, nwant, core, mods, bad, ngot, nwant);
+	return bad || !nwant || ok != nwant ? 1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -126,12 +152,12 @@ int main(int argc, char **argv)
 	struct sysmap m;
 
 	if (argc < 4 || sysmap_load(&m, argv[2])) {
-		fprintf(stderr, "usage: addrcheck gen KALLSYMS N SEED | check KALLSYMS RESOLVED\n");
+		fprintf(stderr, "usage: addrcheck gen KALLSYMS N SEED | check KALLSYMS ADDRS RESOLVED\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "gen") && argc == 5)
 		return gen(&m, atol(argv[3]), (unsigned int)atoi(argv[4]));
-	if (!strcmp(argv[1], "check"))
-		return check(&m, argv[3]);
+	if (!strcmp(argv[1], "check") && argc == 5)
+		return check(&m, argv[3], argv[4]);
 	return 2;
 }

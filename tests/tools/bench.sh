@@ -22,16 +22,16 @@ export GEN="$W/gen"
 # "CPU WALL" seconds of a command (CPU = user + sys).
 cpu() { local TIMEFORMAT='%3U %3S %3R'; { time "$@" > /dev/null 2>&1; } 2>&1 | awk '{printf "%.3f %.3f\n", $1 + $2, $3}'; }
 
-ko=$(find "$MODDIR" -name ext4.ko | head -1)
-[ -n "$ko" ] || ko=$(find "$MODDIR" -name '*.ko' -size +500k | head -1)
-mkroot "$W/root" "$MAP" "$(find "$MODDIR" -name af_key.ko | head -1)"
-# Replace af_key by the bigger module for the ko comparison.
-mname=$(basename "$ko" .ko)
-ko_layout "$ko" 0xffffffffc1000000 0xffffffffc1800000 0xffffffffc1400000 > "$W/root/sys/kernel/debug/kreloc/module/${mname}@9"
-ts=$(awk '$2 == "text" {print $4}' "$W/root/sys/kernel/debug/kreloc/module/${mname}@9")
-echo "$mname live 0xffffffffc1000000 $ts 9 -" >> "$W/root/sys/kernel/debug/kreloc/modules"
+# The captured boot (fixtures.sh): its snapshot, and fat.ko for the
+# comparison with addr2line.
+mkroot "$W/root"
 "$K" --root "$W/root" snapshot -o "$W/snap" || exit 1
-
+KOFF=$(kval "$DATA/debugfs/info" KERNELOFFSET)
+mname=fat
+ko="$W/fat.ko"
+xz -dc "$DATA/modules/fat.ko.xz" > "$ko"
+MODDIR="$DATA/modules"
+fatrec=$(ls "$W/root/sys/kernel/debug/kreloc/module/"fat@* | head -1)
 echo "map: $MAP ($(wc -l < "$MAP") lines), snapshot $(wc -c < "$W/snap") bytes"
 # Map load: resolve one address, best of 5.
 best=9
@@ -46,9 +46,9 @@ read -r c r < <(cpu sh -c "'$K' resolve --snapshot '$W/snap' --system-map '$MAP'
 echo "resolve: $N core addresses (100k distinct, random over all text): $c s CPU, $r s wall"
 echo "resolve throughput: $(awk -v n="$N" -v c="$c" 'BEGIN {printf "%.1f", n / c / 1e6}')M addresses/s per CPU-second (goal >= 10M; includes map load and I/O)"
 
-# Module addresses: kreloc (libelf symtab) vs addr2line -f on the same .ko.
+# Module addresses: kreloc (its ELF reader, .ko.xz) vs addr2line -f on the same .ko.
 sec=$(readelf -SW "$ko" | sed -n 's/^ *\[ *\([0-9]*\)\] \.text .*/\1/p')
-text=$(awk '$2 == ".text" {print $3}' "$W/root/sys/kernel/debug/kreloc/module/${mname}@9")
+text=$(awk '$2 == ".text" {print $3}' "$fatrec")
 readelf -sW "$ko" | awk -v sec="$sec" '$4 == "FUNC" && $7 == sec && $3 > 4 {print $2}' | sort -u > "$W/funcs"
 nf=$(wc -l < "$W/funcs")
 awk -v n="$MN" -v nf="$nf" 'NR == FNR {f[NR] = $1; next} END {srand(3); for (i = 0; i < n; i++) print f[int(rand() * nf) + 1]}' "$W/funcs" /dev/null > "$W/mrel"

@@ -12,13 +12,18 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
+. "$top/rig/lib.sh"
+need_pkgs liblzma-dev libzstd-dev zlib1g-dev xz-utils zstd python3 xxd binutils
 W=$(mktemp -d "${TMPDIR:-/tmp}/kreloc-tools.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 
 build_log="$W/build.log"
 rc=0
+echo "KRELOC-TEST-PLAN tools-cli tools-dbgtools"
 echo "KRELOC-TEST-BEGIN tools-cli"
 if ! make -s -C "$top/tools/cli" kreloc kreloc-san > "$build_log" 2>&1 ||
+   ! ${CC:-cc} -std=c11 -O2 -Wall -Wextra -Werror -I"$top/tools" -o "$W/addrcheck" \
+	"$here/addrcheck.c" "$top/tools/sysmap.c" >> "$build_log" 2>&1 ||
    ! ${CC:-cc} -std=c11 -O2 -Wall -Wextra -Werror -o "$W/gen" "$here/gen.c" >> "$build_log" 2>&1; then
 	echo "TAP version 13"
 	echo "1..1"
@@ -33,7 +38,7 @@ else
 		unset KRELOC_FUZZ
 	fi
 	mkdir -p "$W/t" "$W/d"
-	"$here/test_cli.sh" "$top/tools/cli/kreloc-san" "$W/gen" "$W/t"
+	"$here/test_cli.sh" "$top/tools/cli/kreloc-san" "$W/addrcheck" "$W/t"
 	rc=$?
 fi
 echo "KRELOC-TEST-END tools-cli rc=$rc"

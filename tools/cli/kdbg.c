@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "main.h"
 #include "kdbg.h"
 
 int kdbg_check_vmlinux(const struct ksymfile *v, const struct ksnap *s, char *err, size_t errlen)
@@ -88,27 +89,42 @@ static int same_modname(const char *a, const char *b)
 	return !*a && !*b;
 }
 
+/*
+ * The record's .ko: the one with its GNU build id when the record has one
+ * (wherever it is in the tree: a stale copy of another build is passed
+ * over), else the first of its name; then the checks below.
+ */
 enum kdbg_status kdbg_place(struct kdbg_mod *d, const struct ks_mod *m, const struct ksnap *s,
 			    const struct ksf_index *ix, int want_syms)
 {
-	const struct ksf_kofile *k = ix ? ksf_index_find(ix, m->name) : NULL;
+	const struct ksf_kofile *k;
 	char why[400];
-	size_t n;
+	size_t n, pos = 0, cands = 0;
 
 	memset(d, 0, sizeof(*d));
-	d->ko.fd = -1;
 	d->m = m;
 	d->status = KDBG_MISSING;
-	if (!k)
+	if (!ix)
 		return d->status;
-	d->path = k->path;
-	if (k->compressed) {
-		snprintf(d->why, sizeof(d->why), "%s is compressed: decompress it beside the "
-			 "original", k->path);
-		return d->status = KDBG_COMPRESSED;
+	while ((k = ksf_index_next(ix, m->name, &pos))) {
+		cands++;
+		if (!m->build_id)
+			break;
+		if (!ksf_load(&d->ko, k->path, want_syms, why, sizeof(why)) &&
+		    !strcmp(d->ko.build_id, m->build_id))
+			break;
+		ksf_free(&d->ko);
 	}
+	if (!cands)
+		return d->status;
 	d->status = KDBG_MISMATCH;
-	if (ksf_load(&d->ko, k->path, want_syms, why, sizeof(why))) {
+	if (!k) {
+		snprintf(d->why, sizeof(d->why), "none of the %zu %s.ko files has the record's "
+			 "build id %s (another build)", cands, m->name, m->build_id);
+		return d->status;
+	}
+	d->path = k->path;
+	if (!m->build_id && ksf_load(&d->ko, k->path, want_syms, why, sizeof(why))) {
 		snprintf(d->why, sizeof(d->why), "%s", why);
 		return d->status;
 	}
@@ -192,4 +208,12 @@ int kdbg_out_commit(struct kdbg_out *o, int failed, char *err, size_t errlen)
 		return ksnap_seterr(err, errlen, "%s: %s", o->path, strerror(e));
 	}
 	return 0;
+}
+
+void kdbg_json_gen(const char *name, const struct kval *v)
+{
+	if (v->ok)
+		jsonw_uint_field(json_wtr, name, v->v);
+	else
+		jsonw_null_field(json_wtr, name);
 }

@@ -65,4 +65,7 @@ int kdbg_out_open(struct kdbg_out *o, const char *path, char *err, size_t errlen
 /* Flush, close and rename (or drop the temporary file if failed). */
 int kdbg_out_commit(struct kdbg_out *o, int failed, char *err, size_t errlen);
 
+/* "name": the generation, or null, into the invocation's JSON document. */
+void kdbg_json_gen(const char *name, const struct kval *v);
+
 #endif

@@ -1,18 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kresolve.c - offline resolution of runtime kernel addresses. */
 #define _XOPEN_SOURCE 700
+#include <elf.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <ftw.h>
 #include <inttypes.h>
-#ifndef KRELOC_NO_LIBELF
-#include <gelf.h>
-#include <libelf.h>
-#endif
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include "main.h"
 #include "kresolve.h"
 
 static int is_text(char t)
@@ -84,10 +79,74 @@ long kres_find(const struct kres *r, uint64_t x)
 	return (long)lo - 1;
 }
 
-static int build_core(struct kres *r, int is_kallsyms, const char *name, char *err, size_t errlen)
+/* The release a "System.map-RELEASE" file name gives, or NULL. */
+static const char *map_release(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return !strncmp(base, "System.map-", 11) && base[11] ? base + 11 : NULL;
+}
+
+/*
+ * Is the map of the snapshot's kernel?  Every anchor of the snapshot (the
+ * link-time addresses the kernel itself confirmed) that the map names once
+ * must be at the same link-time address; so must the starts of the text,
+ * rodata and init.text sections (for snapshots without anchors).
+ */
+static int check_identity(struct kres *r, uint64_t delta, const char *name, char *err,
+			  size_t errlen)
+{
+	static const struct { const char *section, *marker; } starts[] = {
+		{ "text", "_text" }, { "rodata", "__start_rodata" }, { "init.text", "_sinittext" },
+	};
+	const struct ksnap *s = r->snap;
+	size_t i, checked = 0, bad = 0;
+	char first[256] = "";
+
+	if (sysmap_index(&r->map))
+		return ksnap_seterr(err, errlen, "%s: out of memory", name);
+	for (i = 0; i < s->nr_anchors + sizeof(starts) / sizeof(starts[0]); i++) {
+		const struct sysmap_sym *m;
+		const char *sym;
+		uint64_t want;
+
+		if (i < s->nr_anchors) {
+			sym = s->anchors[i].name;
+			want = s->anchors[i].linked.v;
+		} else {
+			const struct ks_core *c = ksnap_core(s, starts[i - s->nr_anchors].section);
+
+			if (!c || !c->linked.ok)
+				continue;
+			sym = starts[i - s->nr_anchors].marker;
+			want = c->linked.v;
+		}
+		if (sysmap_count(&r->map, sym) != 1 || !(m = sysmap_lookup(&r->map, sym)))
+			continue;
+		checked++;
+		if (m->addr - delta == want)
+			continue;
+		if (!bad++)
+			snprintf(first, sizeof(first), "%s is 0x%" PRIx64 " there, 0x%" PRIx64
+				 " in the snapshot's kernel", sym, m->addr - delta, want);
+	}
+	if (bad)
+		return ksnap_seterr(err, errlen, "%s: not the link-time map of the snapshot's kernel "
+				    "(%s, build id %s): %zu of %zu anchors differ, e.g. %s", name,
+				    s->osrelease, s->build_id, bad, checked, first);
+	if (!checked && r->warn)
+		p_warn("%s: none of the snapshot's anchors is in it: cannot tell that it belongs "
+		       "to the snapshot's kernel (%s)", name, s->osrelease);
+	return 0;
+}
+
+static int build_core(struct kres *r, enum kres_map_kind kind, const char *name, char *err,
+		      size_t errlen)
 {
 	const struct ksnap *s = r->snap;
 	const struct sysmap_sym *text = NULL;
+	const char *rel;
 	struct sortent *e;
 	uint64_t delta = 0, span;
 	size_t i, n = 0, nonzero = 0, dot_text = 0, pool_len;
@@ -96,6 +155,10 @@ static int build_core(struct kres *r, int is_kallsyms, const char *name, char *e
 	if (r->map.placeholder && !r->map.nr)
 		return ksnap_seterr(err, errlen, "%s: Debian's placeholder System.map (the real one is "
 			      "in the linux-image-*-dbg package; or use --kallsyms)", name);
+	rel = kind == KRES_SYSTEM_MAP ? map_release(name) : NULL;
+	if (rel && s->osrelease && strcmp(s->osrelease, "-") && strcmp(rel, s->osrelease))
+		return ksnap_seterr(err, errlen, "%s: the map of release %s, but the snapshot is of "
+				    "%s", name, rel, s->osrelease);
 	for (i = 0; i < r->map.nr; i++) {
 		const struct sysmap_sym *m = &r->map.syms[i];
 
@@ -109,7 +172,7 @@ static int build_core(struct kres *r, int is_kallsyms, const char *name, char *e
 	if (!nonzero)
 		return ksnap_seterr(err, errlen, "%s: no core symbol with a nonzero address (a kallsyms "
 			      "read without CAP_SYSLOG shows zeros)", name);
-	if (is_kallsyms) {
+	if (kind == KRES_KALLSYMS) {
 		if (!text)
 			return ksnap_seterr(err, errlen, "%s: no _text symbol: cannot tell that boot's offset", name);
 		if (!s->ref_linked.ok)
@@ -121,6 +184,8 @@ static int build_core(struct kres *r, int is_kallsyms, const char *name, char *e
 			      "is 0x%" PRIx64 ": map of another build", name, text->addr,
 			      s->ref_linked.v);
 	}
+	if (check_identity(r, delta, name, err, errlen))
+		return -1;
 	abi_v1 = (s->abi && !strcmp(s->abi, "v1")) || dot_text > 0;
 
 	e = malloc((r->map.nr + 1) * sizeof(*e));
@@ -305,39 +370,156 @@ static int build_modules(struct kres *r, char *err, size_t errlen)
 	return 0;
 }
 
-int kres_init_map(struct kres *r, const struct ksnap *s, struct sysmap *map, int is_kallsyms,
-		  const char *map_name, char *err, size_t errlen)
+static int init_common(struct kres *r, const struct ksnap *s, struct sysmap *map,
+		       enum kres_map_kind kind, const char *map_name, int warn, char *err,
+		       size_t errlen)
 {
 	memset(r, 0, sizeof(*r));
 	r->snap = s;
+	r->warn = warn;
 	if (map) {
 		r->map = *map;
 		memset(map, 0, sizeof(*map));
 		r->have_map = 1;
-		if (build_core(r, is_kallsyms, map_name, err, errlen))
+		if (build_core(r, kind, map_name, err, errlen))
 			return -1;
 	}
 	build_areas(r);
 	return build_modules(r, err, errlen);
 }
 
-int kres_init(struct kres *r, const struct ksnap *s, const char *map_path, int is_kallsyms,
-	      const char *modules_dir, char *err, size_t errlen)
+int kres_init_map(struct kres *r, const struct ksnap *s, struct sysmap *map,
+		  enum kres_map_kind kind, const char *map_name, char *err, size_t errlen)
+{
+	return init_common(r, s, map, kind, map_name, 0, err, errlen);
+}
+
+/* nm's letter for an ELF symbol, or 0 for one that is not relocated with the image. */
+static char sym_letter(const struct kelf *e, const struct kelf_sym *y)
+{
+	const struct kelf_section *sec;
+	char c;
+
+	if (!*y->name || y->shndx == SHN_UNDEF || y->shndx == SHN_ABS ||
+	    y->shndx >= SHN_LORESERVE || y->shndx >= e->nr_secs ||
+	    y->type == STT_FILE || y->type == STT_SECTION)
+		return 0;
+	sec = &e->secs[y->shndx];
+	if (!(sec->flags & SHF_ALLOC))
+		return 0;
+	if (sec->flags & SHF_EXECINSTR)
+		c = y->bind == STB_WEAK ? 'W' : 'T';
+	else if (sec->type == SHT_NOBITS)
+		c = 'B';
+	else if (sec->flags & SHF_WRITE)
+		c = 'D';
+	else
+		c = 'R';
+	return y->bind == STB_LOCAL ? (char)(c - 'A' + 'a') : c;
+}
+
+struct vmlinux_ctx {
+	struct sysmap *map;
+	const struct kelf *elf;
+	uint64_t banner;
+	int have_banner;
+};
+
+static int vmlinux_sym(void *ctx, const struct kelf_sym *y)
+{
+	struct vmlinux_ctx *c = ctx;
+	char t = sym_letter(c->elf, y);
+
+	if (!t)
+		return 0;
+	if (!strcmp(y->name, "linux_banner")) {
+		c->banner = y->value;
+		c->have_banner = 1;
+	}
+	return sysmap_add(c->map, y->value, t, y->name, NULL) ? -2 : 0;
+}
+
+/* A vmlinux's symbol table as a map; its build id and release must be the snapshot's. */
+static int load_vmlinux(struct sysmap *map, const struct ksnap *s, const char *path, char *err,
+			size_t errlen)
+{
+	struct vmlinux_ctx c = { map, NULL, 0, 0 };
+	const unsigned char *id;
+	char hex[2 * KSNAP_BUILD_ID_MAX + 1] = "";
+	struct kelf e;
+	long n;
+	int i, len;
+
+	memset(map, 0, sizeof(*map));
+	if (kelf_load(&e, path)) {
+		ksnap_seterr(err, errlen, "%s: %s", path, e.err);
+		kelf_free(&e);
+		return -1;
+	}
+	c.elf = &e;
+	len = kelf_build_id(&e, &id);
+	for (i = 0; i < len && i < KSNAP_BUILD_ID_MAX; i++)
+		sprintf(hex + 2 * i, "%02x", id[i]);
+	if (s->build_id && strcmp(s->build_id, "-") && strcmp(hex, s->build_id)) {
+		ksnap_seterr(err, errlen, "%s: build id %s, but the snapshot's kernel has %s: "
+			     "another build", path, *hex ? hex : "(none)", s->build_id);
+		kelf_free(&e);
+		return -1;
+	}
+	n = kelf_symbols(&e, vmlinux_sym, &c);
+	if (n < 0) {
+		ksnap_seterr(err, errlen, "%s: %s", path, n == -2 ? "out of memory" : e.err);
+		kelf_free(&e);
+		sysmap_free(map);
+		return -1;
+	}
+	if (!map->nr) {
+		ksnap_seterr(err, errlen, "%s: no symbol table (a stripped vmlinux, as in vmlinuz: "
+			     "use --system-map or --kallsyms)", path);
+		kelf_free(&e);
+		return -1;
+	}
+	if (c.have_banner && s->osrelease && strcmp(s->osrelease, "-")) {
+		const char *b = kelf_string_at(&e, c.banner);
+		size_t rl = strlen(s->osrelease);
+
+		if (b && !strncmp(b, "Linux version ", 14) &&
+		    (strncmp(b + 14, s->osrelease, rl) || (b[14 + rl] != ' ' && b[14 + rl]))) {
+			ksnap_seterr(err, errlen, "%s: release %.*s, but the snapshot is of "
+				     "release %s", path, (int)strcspn(b + 14, " \n"), b + 14,
+				     s->osrelease);
+			kelf_free(&e);
+			sysmap_free(map);
+			return -1;
+		}
+	}
+	kelf_free(&e);
+	return 0;
+}
+
+int kres_init(struct kres *r, const struct ksnap *s, const char *map_path,
+	      enum kres_map_kind kind, const char *modules_dir, char *err, size_t errlen)
 {
 	struct sysmap map;
+	int ret;
 
-	if (map_path) {
+	if (!map_path) {
+		ret = init_common(r, s, NULL, kind, NULL, 1, err, errlen);
+	} else if (kind == KRES_VMLINUX) {
+		if (load_vmlinux(&map, s, map_path, err, errlen)) {
+			memset(r, 0, sizeof(*r));
+			return -1;
+		}
+		ret = init_common(r, s, &map, kind, map_path, 1, err, errlen);
+	} else {
 		if (sysmap_load(&map, map_path)) {
 			memset(r, 0, sizeof(*r));
 			return ksnap_seterr(err, errlen, "%s", map.err);
 		}
-		if (kres_init_map(r, s, &map, is_kallsyms, map_path, err, errlen))
-			return -1;
-	} else if (kres_init_map(r, s, NULL, 0, NULL, err, errlen)) {
-		return -1;
+		ret = init_common(r, s, &map, kind, map_path, 1, err, errlen);
 	}
-	r->modules_dir = modules_dir;
-	return 0;
+	ko_index_init(&r->ko, modules_dir, true);
+	return ret;
 }
 
 void kres_free(struct kres *r)
@@ -366,90 +548,11 @@ void kres_free(struct kres *r)
 	free(r->msec);
 	free(r->nr_msec);
 	free(r->msyms);
-	for (i = 0; i < r->nr_ko; i++) {
-		free(r->ko[i].name);
-		free(r->ko[i].path);
-	}
-	free(r->ko);
+	ko_index_free(&r->ko);
 	memset(r, 0, sizeof(*r));
 }
 
 /* ---- .ko files ---- */
-
-#ifndef KRELOC_NO_LIBELF
-static char *normalise(const char *name, size_t len)
-{
-	char *n = strndup(name, len), *p;
-
-	if (n)
-		for (p = n; *p; p++)
-			if (*p == '-')
-				*p = '_';
-	return n;
-}
-
-static struct kres *walk_r;
-
-static int walk_cb(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	const char *base = path + ftw->base;
-	static const char *const ext[] = { ".ko", ".ko.xz", ".ko.zst", ".ko.gz", NULL };
-	size_t blen = strlen(base), i;
-	struct kres_kofile *k;
-
-	(void)st;
-	if (flag != FTW_F)
-		return 0;
-	for (i = 0; ext[i]; i++) {
-		size_t el = strlen(ext[i]);
-
-		if (blen > el && !strcmp(base + blen - el, ext[i]))
-			break;
-	}
-	if (!ext[i])
-		return 0;
-	k = realloc(walk_r->ko, (walk_r->nr_ko + 1) * sizeof(*k));
-	if (!k)
-		return -1;
-	walk_r->ko = k;
-	k = &k[walk_r->nr_ko];
-	k->name = normalise(base, blen - strlen(ext[i]));
-	k->path = strdup(path);
-	k->compressed = i > 0;
-	if (!k->name || !k->path) {
-		free(k->name);
-		free(k->path);
-		return -1;
-	}
-	walk_r->nr_ko++;
-	return 0;
-}
-
-static const struct kres_kofile *find_ko(struct kres *r, const char *modname)
-{
-	const struct kres_kofile *best = NULL;
-	char *n;
-	size_t i;
-
-	if (!r->modules_dir)
-		return NULL;
-	if (!r->ko_indexed) {
-		r->ko_indexed = 1;
-		walk_r = r;
-		if (nftw(r->modules_dir, walk_cb, 32, FTW_PHYS) && r->warn)
-			fprintf(stderr, "kreloc: %s: cannot search all of it: %s\n",
-				r->modules_dir, strerror(errno));
-		walk_r = NULL;
-	}
-	n = normalise(modname, strlen(modname));
-	if (!n)
-		return NULL;
-	for (i = 0; i < r->nr_ko; i++)
-		if (!strcmp(r->ko[i].name, n) && (!best || (best->compressed && !r->ko[i].compressed)))
-			best = &r->ko[i];
-	free(n);
-	return best;
-}
 
 static const struct ks_mem *mod_section(const struct ks_mod *m, const char *name)
 {
@@ -464,7 +567,7 @@ static const struct ks_mem *mod_section(const struct ks_mod *m, const char *name
 
 struct kosym {
 	uint64_t addr, sec_lo;
-	size_t name_off;
+	const char *name;
 	int rank;
 };
 
@@ -476,162 +579,100 @@ static int cmp_kosym(const void *a, const void *b)
 		return x->addr < y->addr ? -1 : 1;
 	if (x->rank != y->rank)
 		return x->rank < y->rank ? -1 : 1;
-	return x->name_off < y->name_off ? -1 : x->name_off > y->name_off;
+	return strcmp(x->name, y->name);
 }
 
-/* Read NAME.ko's symbol table, placed at this record's section addresses. */
+struct kosym_ctx {
+	const struct kelf *elf;
+	const struct ks_mod *m;
+	struct kosym *ks;
+	size_t nr, cap;
+	size_t pool_len;
+};
+
+static int kosym_cb(void *ctx, const struct kelf_sym *y)
+{
+	struct kosym_ctx *c = ctx;
+	const struct ks_mem *k;
+	struct kosym *n;
+
+	if (y->type != STT_FUNC && y->type != STT_OBJECT && y->type != STT_NOTYPE)
+		return 0;
+	if (y->shndx == SHN_UNDEF || y->shndx >= SHN_LORESERVE || y->shndx >= c->elf->nr_secs)
+		return 0;
+	if (!*y->name || y->name[0] == '$' || !strncmp(y->name, ".L", 2))
+		return 0;
+	k = mod_section(c->m, c->elf->secs[y->shndx].name);
+	if (!k)
+		return 0;
+	if (c->nr == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 256;
+
+		n = realloc(c->ks, cap * sizeof(*n));
+		if (!n)
+			return -2;
+		c->ks = n;
+		c->cap = cap;
+	}
+	n = &c->ks[c->nr++];
+	n->addr = k->addr.v + y->value;
+	n->sec_lo = k->addr.v;
+	n->name = y->name;
+	n->rank = (y->type == STT_FUNC ? 0 : y->type == STT_OBJECT ? 2 : 4) +
+		  (y->bind == STB_LOCAL);
+	c->pool_len += strlen(y->name) + 1;
+	return 0;
+}
+
+/* The record's .ko symbol table, placed at the record's section addresses. */
 static void load_modsyms(struct kres *r, size_t mi)
 {
 	const struct ks_mod *m = &r->snap->mods[mi];
 	struct kres_modsyms *ms = &r->msyms[mi];
-	const struct kres_kofile *ko;
-	struct kosym *ks = NULL;
-	size_t nks = 0, shstrndx, i, pool_len = 0;
-	FILE *pool = NULL;
-	char *pool_buf = NULL;
-	Elf_Scn *scn = NULL;
-	Elf *e = NULL;
-	int fd = -1;
+	struct kosym_ctx c = { 0 };
+	const struct ko_file *ko;
+	size_t i, off = 0;
 
 	ms->loaded = 1;
-	ko = find_ko(r, m->name);
+	ko = ko_find(&r->ko, m);
 	if (!ko)
 		return;
-	if (ko->compressed) {
+	c.elf = &ko->elf;
+	c.m = m;
+	if (kelf_symbols((struct kelf *)&ko->elf, kosym_cb, &c) < 0) {
 		if (r->warn)
-			fprintf(stderr, "kreloc: %s: compressed modules are not supported; "
-				"decompress it next to the original\n", ko->path);
-		return;
-	}
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return;
-	fd = open(ko->path, O_RDONLY);
-	if (fd < 0) {
-		if (r->warn)
-			fprintf(stderr, "kreloc: %s: %s\n", ko->path, strerror(errno));
-		return;
-	}
-	e = elf_begin(fd, ELF_C_READ, NULL);
-	if (!e || elf_kind(e) != ELF_K_ELF || elf_getshdrstrndx(e, &shstrndx)) {
-		if (r->warn)
-			fprintf(stderr, "kreloc: %s: not an ELF file: %s\n", ko->path,
-				elf_errmsg(-1));
+			p_warn("%s: %s", ko->path, ko->elf.err);
 		goto out;
 	}
-	/* A .ko of another build would give wrong names: compare section sizes. */
-	while ((scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		const char *sn;
-		const struct ks_mem *k;
-
-		if (!gelf_getshdr(scn, &sh) || !(sn = elf_strptr(e, shstrndx, sh.sh_name)))
-			continue;
-		k = mod_section(m, sn);
-		if (k && k->size.ok && (sh.sh_flags & SHF_EXECINSTR) && k->size.v != sh.sh_size) {
-			if (r->warn)
-				fprintf(stderr, "kreloc: %s: section %s is 0x%" PRIx64 " bytes but "
-					"0x%" PRIx64 " in the snapshot: another build, not used\n",
-					ko->path, sn, (uint64_t)sh.sh_size, k->size.v);
-			goto out;
-		}
-	}
-	pool = open_memstream(&pool_buf, &pool_len);
-	if (!pool)
-		goto out;
-	scn = NULL;
-	while ((scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-		size_t cnt;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
-			continue;
-		d = elf_getdata(scn, NULL);
-		if (!d)
-			continue;
-		cnt = sh.sh_size / sh.sh_entsize;
-		for (i = 0; i < cnt; i++) {
-			GElf_Sym sym;
-			GElf_Shdr ssh;
-			Elf_Scn *ss;
-			const char *name, *sn;
-			const struct ks_mem *k;
-			int t;
-			struct kosym *nk;
-
-			if (!gelf_getsym(d, (int)i, &sym))
-				break;
-			t = GELF_ST_TYPE(sym.st_info);
-			if (t != STT_FUNC && t != STT_OBJECT && t != STT_NOTYPE)
-				continue;
-			if (sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE)
-				continue;
-			name = elf_strptr(e, sh.sh_link, sym.st_name);
-			if (!name || !*name || name[0] == '$' || !strncmp(name, ".L", 2))
-				continue;
-			ss = elf_getscn(e, sym.st_shndx);
-			if (!ss || !gelf_getshdr(ss, &ssh) ||
-			    !(sn = elf_strptr(e, shstrndx, ssh.sh_name)))
-				continue;
-			k = mod_section(m, sn);
-			if (!k)
-				continue;
-			nk = realloc(ks, (nks + 1) * sizeof(*ks));
-			if (!nk)
-				goto out;
-			ks = nk;
-			ks[nks].addr = k->addr.v + sym.st_value;
-			ks[nks].sec_lo = k->addr.v;
-			ks[nks].name_off = (size_t)ftell(pool);
-			ks[nks].rank = (t == STT_FUNC ? 0 : t == STT_OBJECT ? 2 : 4) +
-				       (GELF_ST_BIND(sym.st_info) == STB_LOCAL);
-			fputs(name, pool);
-			fputc('\0', pool);
-			nks++;
-		}
-	}
-	if (fclose(pool)) {
-		pool = NULL;
-		goto out;
-	}
-	pool = NULL;
-	qsort(ks, nks, sizeof(*ks), cmp_kosym);
-	ms->syms = malloc((nks + 1) * sizeof(*ms->syms));
-	ms->sec_lo = malloc((nks + 1) * sizeof(*ms->sec_lo));
-	if (!ms->syms || !ms->sec_lo) {
+	qsort(c.ks, c.nr, sizeof(*c.ks), cmp_kosym);
+	ms->syms = malloc((c.nr + 1) * sizeof(*ms->syms));
+	ms->sec_lo = malloc((c.nr + 1) * sizeof(*ms->sec_lo));
+	ms->pool = malloc(c.pool_len + 1);
+	if (!ms->syms || !ms->sec_lo || !ms->pool) {
 		free(ms->syms);
 		free(ms->sec_lo);
+		free(ms->pool);
 		ms->syms = NULL;
 		ms->sec_lo = NULL;
+		ms->pool = NULL;
 		goto out;
 	}
-	ms->pool = pool_buf;
-	pool_buf = NULL;
-	for (i = 0; i < nks; i++) {
-		if (ms->nr && ms->syms[ms->nr - 1].addr == ks[i].addr)
-			continue;
-		ms->syms[ms->nr].addr = ks[i].addr;
-		ms->syms[ms->nr].name = ms->pool + ks[i].name_off;
-		ms->sec_lo[ms->nr] = ks[i].sec_lo;
+	for (i = 0; i < c.nr; i++) {
+		size_t l;
+
+		if (ms->nr && ms->syms[ms->nr - 1].addr == c.ks[i].addr)
+			continue;	/* the best-ranked alias is taken */
+		l = strlen(c.ks[i].name) + 1;
+		memcpy(ms->pool + off, c.ks[i].name, l);
+		ms->syms[ms->nr].addr = c.ks[i].addr;
+		ms->syms[ms->nr].name = ms->pool + off;
+		ms->sec_lo[ms->nr] = c.ks[i].sec_lo;
+		off += l;
 		ms->nr++;
 	}
 out:
-	if (pool)
-		fclose(pool);
-	free(pool_buf);
-	free(ks);
-	if (e)
-		elf_end(e);
-	if (fd >= 0)
-		close(fd);
+	free(c.ks);
 }
-#else
-/* Built without libelf (the static in-VM binaries): sections only. */
-static void load_modsyms(struct kres *r, size_t mi)
-{
-	r->msyms[mi].loaded = 1;
-}
-#endif
 
 /* ---- lookup ---- */
 

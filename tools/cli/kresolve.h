@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "ksnap.h"
+#include "ko.h"
 #include "../sysmap.h"
 
 struct kres_sym {
@@ -35,11 +36,6 @@ struct kres_modsyms {
 	char *pool;
 };
 
-struct kres_kofile {
-	char *name;			/* normalised: '-' -> '_' */
-	char *path;
-	int compressed;
-};
 
 struct kres {
 	const struct ksnap *snap;
@@ -63,10 +59,7 @@ struct kres {
 	size_t **msec;			/* per record: section indexes sorted by address */
 	size_t *nr_msec;
 	struct kres_modsyms *msyms;
-	const char *modules_dir;
-	struct kres_kofile *ko;
-	size_t nr_ko;
-	int ko_indexed;
+	struct ko_index ko;
 	int warn;			/* print warnings to stderr */
 };
 
@@ -80,17 +73,25 @@ struct kres_hit {
 
 enum { KRES_UNKNOWN = 0, KRES_CORE = 1, KRES_MODULE = 2 };
 
+/* Where the core kernel's link-time symbols come from. */
+enum kres_map_kind {
+	KRES_SYSTEM_MAP,	/* a System.map */
+	KRES_KALLSYMS,		/* /proc/kallsyms saved on any boot of the same build */
+	KRES_VMLINUX,		/* an ELF vmlinux with a symbol table (build id checked) */
+};
+
 /*
- * Set up from a snapshot.  map_path (may be NULL: modules only) is a
- * System.map, or with is_kallsyms a /proc/kallsyms saved on any boot of the
- * same build.  Returns 0, or -1 with err set ("FILE:LINE: reason" for a
- * malformed map).
+ * Set up from a snapshot.  map_path (may be NULL: modules only) is read as
+ * kind says.  The map must be of the snapshot's kernel: its release (a
+ * vmlinux's linux_banner, a "System.map-RELEASE" file name), build id (a
+ * vmlinux's) and the snapshot's anchors are compared with it.  Returns 0,
+ * or -1 with err set ("FILE:LINE: reason" for a malformed map).
  */
-int kres_init(struct kres *r, const struct ksnap *s, const char *map_path, int is_kallsyms,
-	      const char *modules_dir, char *err, size_t errlen);
+int kres_init(struct kres *r, const struct ksnap *s, const char *map_path,
+	      enum kres_map_kind kind, const char *modules_dir, char *err, size_t errlen);
 /* The same from an already parsed map (taken over by r; for tests/fuzzing). */
-int kres_init_map(struct kres *r, const struct ksnap *s, struct sysmap *map, int is_kallsyms,
-		  const char *map_name, char *err, size_t errlen);
+int kres_init_map(struct kres *r, const struct ksnap *s, struct sysmap *map,
+		  enum kres_map_kind kind, const char *map_name, char *err, size_t errlen);
 void kres_free(struct kres *r);
 int kres_lookup(struct kres *r, uint64_t addr, struct kres_hit *h);
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* ksnap.c - the relocation model: snapshot reader/writer and live debugfs reader. */
+/* ksnap.c - the relocation model: shared record parsers, snapshot reader and writer. */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
 #include <errno.h>
@@ -7,11 +7,11 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "ksnap.h"
 
-#define KSNAP_MAX_MODS	65536
-#define KSNAP_MAX_MEM	4096
+#define KSNAP_MAX_MODS		65536
+#define KSNAP_MAX_MEM		4096
+#define KSNAP_MAX_ANCHORS	4096
 
 int ksnap_seterr(char *err, size_t len, const char *fmt, ...)
 {
@@ -34,11 +34,18 @@ void ksnap_free(struct ksnap *s)
 	free(s->abi);
 	free(s->status);
 	free(s->init);
+	free(s->linked_source);
+	for (i = 0; i < s->nr_anchors; i++) {
+		free(s->anchors[i].name);
+		free(s->anchors[i].section);
+	}
+	free(s->anchors);
 	for (i = 0; i < s->nr_mods; i++) {
 		for (j = 0; j < s->mods[i].nr_mem; j++)
 			free(s->mods[i].mem[j].name);
 		free(s->mods[i].mem);
 		free(s->mods[i].name);
+		free(s->mods[i].build_id);
 	}
 	free(s->mods);
 	memset(s, 0, sizeof(*s));
@@ -108,7 +115,7 @@ int ksnap_split(char *line, char **tok, int max)
 	}
 }
 
-/* A name token: printable, no blanks (ensured by split), bounded. */
+/* A name token: printable ASCII, no blanks (ensured by split), bounded. */
 static int good_name(const char *t)
 {
 	size_t n = strlen(t);
@@ -122,6 +129,23 @@ static int good_name(const char *t)
 	return 1;
 }
 
+/* A state or status: any name a newer kreloc may use, short enough to keep. */
+static int good_state(const char *t)
+{
+	return good_name(t) && strlen(t) < KSNAP_STATE_MAX;
+}
+
+/* Hex digits, an even number of them, at most KSNAP_BUILD_ID_MAX bytes. */
+static int good_build_id(const char *t)
+{
+	const char *p;
+
+	for (p = t; *p; p++)
+		if (!isxdigit((unsigned char)*p))
+			return 0;
+	return p > t && (p - t) % 2 == 0 && p - t <= 2 * KSNAP_BUILD_ID_MAX;
+}
+
 static int one_of(const char *t, const char *const *set)
 {
 	for (; *set; set++)
@@ -129,10 +153,6 @@ static int one_of(const char *t, const char *const *set)
 			return 1;
 	return 0;
 }
-
-static const char *const core_status[] = { "ok", "freed", "mismatch", "unknown", NULL };
-static const char *const mod_states[] = { "coming", "live", "going", "gone", NULL };
-static const char *const mem_states[] = { "live", "freed", "gone", NULL };
 
 const struct ks_core *ksnap_core(const struct ksnap *s, const char *name)
 {
@@ -142,6 +162,12 @@ const struct ks_core *ksnap_core(const struct ksnap *s, const char *name)
 		if (!strcmp(s->core[i].name, name))
 			return &s->core[i];
 	return NULL;
+}
+
+bool ksnap_core_usable(const struct ks_core *c)
+{
+	return c->linked.ok && c->offset.ok &&
+	       (!strcmp(c->status, "ok") || !strcmp(c->status, "freed"));
 }
 
 const char *ksnap_arch_endian(const char *arch)
@@ -212,15 +238,11 @@ static struct ks_mem *add_mem(struct ks_mod *m)
 	return k;
 }
 
-/*
- * Shared record parsers.  tok[] excludes the leading keyword for snapshot
- * lines; the debugfs files have the same columns.  Return NULL or a reason.
- */
-static const char *parse_core(struct ksnap *s, char **tok, int n)
+const char *ksnap_add_core(struct ksnap *s, char **tok, int n)
 {
 	struct ks_core *c;
 
-	if (n != 6)
+	if (n < 6)
 		return "core section: expected NAME LINKED RUNTIME SIZE OFFSET STATUS";
 	if (s->nr_core == KSNAP_MAX_CORE)
 		return "too many core sections";
@@ -234,24 +256,55 @@ static const char *parse_core(struct ksnap *s, char **tok, int n)
 	if (ksnap_parse_hex(tok[1], &c->linked) || ksnap_parse_hex(tok[2], &c->runtime) ||
 	    ksnap_parse_hex(tok[3], &c->size) || ksnap_parse_hex(tok[4], &c->offset))
 		return "core section: value is neither 0xHEX nor '-'";
-	if (!one_of(tok[5], core_status))
-		return "core section: unknown STATUS";
+	if (!good_state(tok[5]))
+		return "core section: bad STATUS";
 	strcpy(c->status, tok[5]);
 	s->nr_core++;
 	return NULL;
 }
 
-static const char *parse_module(struct ksnap *s, char **tok, int n)
+const char *ksnap_add_anchor(struct ksnap *s, const char *name, const char *linked,
+			     const char *section)
+{
+	struct ks_anchor *a;
+	struct kval v;
+
+	if (!good_name(name) || !good_name(section))
+		return "anchor: bad name or section";
+	if (ksnap_parse_hex(linked, &v) || !v.ok)
+		return "anchor: LINKED is not 0xHEX";
+	if (s->nr_anchors == KSNAP_MAX_ANCHORS)
+		return "too many anchors";
+	a = realloc(s->anchors, (s->nr_anchors + 1) * sizeof(*a));
+	if (!a)
+		return "out of memory";
+	s->anchors = a;
+	a = &a[s->nr_anchors];
+	a->name = strdup(name);
+	a->section = strdup(section);
+	a->linked = v;
+	if (!a->name || !a->section) {
+		free(a->name);
+		free(a->section);
+		return "out of memory";
+	}
+	s->nr_anchors++;
+	return NULL;
+}
+
+const char *ksnap_add_module(struct ksnap *s, char **tok, int n)
 {
 	struct ks_mod *m;
 	char *name;
 
-	if (n != 6)
+	if (n < 6)
 		return "module: expected NAME STATE TEXT_BASE TEXT_SIZE LOAD_GEN UNLOAD_GEN";
 	if (!good_name(tok[0]) || strchr(tok[0], '/') || strchr(tok[0], '@'))
 		return "module: bad name";
-	if (!one_of(tok[1], mod_states))
-		return "module: unknown STATE";
+	if (!good_state(tok[1]))
+		return "module: bad STATE";
+	if (n > 6 && strcmp(tok[6], "-") && !good_build_id(tok[6]))
+		return "module: BUILD_ID is neither hex nor '-'";
 	name = strdup(tok[0]);
 	m = name ? add_mod(s) : NULL;
 	if (!m) {
@@ -264,27 +317,40 @@ static const char *parse_module(struct ksnap *s, char **tok, int n)
 		return "module: TEXT_BASE/TEXT_SIZE is neither 0xHEX nor '-'";
 	if (ksnap_parse_dec(tok[4], &m->load_gen) || ksnap_parse_dec(tok[5], &m->unload_gen))
 		return "module: LOAD_GEN/UNLOAD_GEN is neither a decimal number nor '-'";
+	if (n > 6 && strcmp(tok[6], "-")) {
+		m->build_id = strdup(tok[6]);
+		if (!m->build_id)
+			return "out of memory";
+	}
 	return NULL;
 }
 
-static const char *parse_mem(struct ks_mod *m, char **tok, int n)
+const char *ksnap_add_mem(struct ks_mod *m, char **tok, int n, bool *ignored)
 {
 	struct ks_mem *k;
 	enum ks_kind kind;
+	struct kval addr, size;
 	size_t i;
 
-	if (n != 5)
+	*ignored = false;
+	if (n < 5)
 		return "module memory: expected KIND NAME ADDRESS SIZE STATE";
-	if (!strcmp(tok[0], "region"))
+	if (!strcmp(tok[0], "region")) {
 		kind = KS_REGION;
-	else if (!strcmp(tok[0], "section"))
+	} else if (!strcmp(tok[0], "section")) {
 		kind = KS_SECTION;
-	else
-		return "module memory: KIND is neither region nor section";
+	} else {
+		*ignored = true;	/* a kind a newer kreloc added */
+		return NULL;
+	}
 	if (!good_name(tok[1]))
 		return "module memory: bad name";
-	if (!one_of(tok[4], mem_states))
-		return "module memory: unknown STATE";
+	if (!good_state(tok[4]))
+		return "module memory: bad STATE";
+	if (ksnap_parse_hex(tok[2], &addr) || ksnap_parse_hex(tok[3], &size))
+		return "module memory: ADDRESS/SIZE is neither 0xHEX nor '-'";
+	if (addr.ok && size.ok && size.v > UINT64_MAX - addr.v)
+		return "module memory: ADDRESS+SIZE wraps around";
 	for (i = 0; i < m->nr_mem; i++)
 		if (m->mem[i].kind == kind && !strcmp(m->mem[i].name, tok[1]))
 			return "module memory: listed twice";
@@ -292,15 +358,9 @@ static const char *parse_mem(struct ks_mod *m, char **tok, int n)
 	if (!k)
 		return "too many module regions/sections (or out of memory)";
 	k->kind = kind;
+	k->addr = addr;
+	k->size = size;
 	strcpy(k->state, tok[4]);
-	if (ksnap_parse_hex(tok[2], &k->addr) || ksnap_parse_hex(tok[3], &k->size)) {
-		m->nr_mem--;
-		return "module memory: ADDRESS/SIZE is neither 0xHEX nor '-'";
-	}
-	if (k->addr.ok && k->size.ok && k->size.v > UINT64_MAX - k->addr.v) {
-		m->nr_mem--;
-		return "module memory: ADDRESS+SIZE wraps around";
-	}
 	k->name = strdup(tok[1]);
 	if (!k->name) {
 		m->nr_mem--;
@@ -309,51 +369,88 @@ static const char *parse_mem(struct ks_mod *m, char **tok, int n)
 	return NULL;
 }
 
-/* ---- snapshot reader ---- */
+/* ---- header keys, shared by info (KEY=VALUE) and snapshots (KEY VALUE) ---- */
 
-struct hdr_key {
+enum hkind { H_STR, H_HEX, H_DEC };
+
+static const struct hdr_key {
 	const char *key;
-	int required, hex;	/* hex: a kval field; else a string field */
+	enum hkind kind;
+	size_t off;		/* of the char * or struct kval in struct ksnap */
+	int required;		/* in a snapshot */
+} hdr_keys[] = {
+	{ "OSRELEASE", H_STR, offsetof(struct ksnap, osrelease), 1 },
+	{ "ARCH", H_STR, offsetof(struct ksnap, arch), 1 },
+	{ "ENDIAN", H_STR, offsetof(struct ksnap, endian), 1 },
+	{ "ELF_ABI", H_STR, offsetof(struct ksnap, abi), 1 },
+	{ "BUILD_ID", H_STR, offsetof(struct ksnap, build_id), 1 },
+	{ "GENERATION", H_DEC, offsetof(struct ksnap, generation), 1 },
+	{ "STATUS", H_STR, offsetof(struct ksnap, status), 1 },
+	{ "INIT", H_STR, offsetof(struct ksnap, init), 0 },
+	{ "KERNELOFFSET", H_HEX, offsetof(struct ksnap, kerneloffset), 0 },
+	{ "REF_LINKED", H_HEX, offsetof(struct ksnap, ref_linked), 0 },
+	{ "REF_RUNTIME", H_HEX, offsetof(struct ksnap, ref_runtime), 0 },
+	{ "LINKED_SOURCE", H_STR, offsetof(struct ksnap, linked_source), 0 },
+	{ NULL, H_STR, 0, 0 },
 };
 
-static const struct hdr_key hdr_keys[] = {
-	{ "OSRELEASE", 1, 0 }, { "ARCH", 1, 0 }, { "ENDIAN", 1, 0 },
-	{ "ELF_ABI", 1, 0 }, { "BUILD_ID", 1, 0 }, { "GENERATION", 1, 2 },
-	{ "STATUS", 1, 0 }, { "INIT", 0, 0 }, { "KERNELOFFSET", 0, 1 },
-	{ "REF_LINKED", 0, 1 }, { "REF_RUNTIME", 0, 1 }, { NULL, 0, 0 },
-};
-
-static char **hdr_str(struct ksnap *s, const char *key)
+static const char *check_header_value(const char *key, const char *v)
 {
-	if (!strcmp(key, "OSRELEASE"))
-		return &s->osrelease;
-	if (!strcmp(key, "ARCH"))
-		return &s->arch;
-	if (!strcmp(key, "ENDIAN"))
-		return &s->endian;
-	if (!strcmp(key, "ELF_ABI"))
-		return &s->abi;
-	if (!strcmp(key, "BUILD_ID"))
-		return &s->build_id;
-	if (!strcmp(key, "STATUS"))
-		return &s->status;
-	if (!strcmp(key, "INIT"))
-		return &s->init;
+	static const char *const endians[] = { "little", "big", NULL };
+
+	if (!good_name(v))
+		return "header value: empty, too long or not printable";
+	if (!strcmp(key, "ENDIAN") && !one_of(v, endians))
+		return "ENDIAN is neither little nor big";
+	if ((!strcmp(key, "STATUS") || !strcmp(key, "INIT") || !strcmp(key, "ELF_ABI")) &&
+	    !good_state(v))
+		return "header value: bad state";
+	if (!strcmp(key, "BUILD_ID") && strcmp(v, "-") && !good_build_id(v))
+		return "BUILD_ID is not hexadecimal of an even length";
 	return NULL;
 }
 
-static struct kval *hdr_val(struct ksnap *s, const char *key)
+const char *ksnap_set_header(struct ksnap *s, const char *key, const char *value)
 {
-	if (!strcmp(key, "GENERATION"))
-		return &s->generation;
-	if (!strcmp(key, "KERNELOFFSET"))
-		return &s->kerneloffset;
-	if (!strcmp(key, "REF_LINKED"))
-		return &s->ref_linked;
-	if (!strcmp(key, "REF_RUNTIME"))
-		return &s->ref_runtime;
+	const struct hdr_key *k;
+	char *base = (char *)s;
+	const char *why;
+
+	for (k = hdr_keys; k->key && strcmp(k->key, key); k++)
+		;
+	if (!k->key)
+		return NULL;	/* a key added by a later kreloc */
+	if (!*value)
+		value = "-";
+	why = check_header_value(key, value);
+	if (why)
+		return why;
+	if (k->kind == H_STR) {
+		char **sp = (char **)(base + k->off);
+
+		free(*sp);
+		*sp = strdup(value);
+		return *sp ? NULL : "out of memory";
+	}
+	if (k->kind == H_HEX ? ksnap_parse_hex(value, (struct kval *)(base + k->off)) :
+	    ksnap_parse_dec(value, (struct kval *)(base + k->off)))
+		return k->kind == H_HEX ? "header value is neither 0xHEX nor '-'" :
+			"header value is neither a decimal number nor '-'";
 	return NULL;
 }
+
+const char *ksnap_finish(struct ksnap *s)
+{
+	char **str[] = { &s->init, &s->build_id, &s->abi, &s->osrelease, &s->arch, &s->status };
+	size_t i;
+
+	for (i = 0; i < sizeof(str) / sizeof(str[0]); i++)
+		if (!*str[i] && !(*str[i] = strdup("-")))
+			return "out of memory";
+	return NULL;
+}
+
+/* ---- snapshot reader ---- */
 
 static int is_key(const char *t)
 {
@@ -365,43 +462,26 @@ static int is_key(const char *t)
 	return 1;
 }
 
-static const char *check_header_value(const char *key, const char *v)
+static int key_index(const char *key)
 {
-	static const char *const endians[] = { "little", "big", NULL };
-	static const char *const abis[] = { "v1", "v2", "-", NULL };
-	static const char *const statuses[] = { "ok", "mismatch", NULL };
-	static const char *const inits[] = { "live", "freed", "-", NULL };
-	const char *p;
+	int i;
 
-	if (!good_name(v))
-		return "header value: empty, too long or not printable";
-	if (!strcmp(key, "ENDIAN") && !one_of(v, endians))
-		return "ENDIAN is neither little nor big";
-	if (!strcmp(key, "ELF_ABI") && !one_of(v, abis))
-		return "ELF_ABI is not v1, v2 or -";
-	if (!strcmp(key, "STATUS") && !one_of(v, statuses))
-		return "STATUS is neither ok nor mismatch";
-	if (!strcmp(key, "INIT") && !one_of(v, inits))
-		return "INIT is not live, freed or -";
-	if (!strcmp(key, "BUILD_ID") && strcmp(v, "-")) {
-		for (p = v; *p; p++)
-			if (!isxdigit((unsigned char)*p))
-				return "BUILD_ID is not hexadecimal";
-		if ((p - v) % 2 || p - v > 2 * 64)
-			return "BUILD_ID has a bad length";
-	}
-	return NULL;
+	for (i = 0; hdr_keys[i].key; i++)
+		if (!strcmp(hdr_keys[i].key, key))
+			return i;
+	return -1;
 }
+
+#define KSNAP_MAX_TOK 16
 
 int ksnap_read(struct ksnap *s, FILE *f, const char *fname, char *err, size_t errlen)
 {
-	char *line = NULL, *tok[8];
+	char *line = NULL, *tok[KSNAP_MAX_TOK];
 	size_t cap = 0;
 	unsigned long lineno = 0, seen = 0;
-	int in_records = 0, ended = 0, n, ret = -1;
+	int in_records = 0, ended = 0, n, ret = -1, i;
 	ssize_t len;
 	const char *why = NULL;
-	size_t i;
 
 	memset(s, 0, sizeof(*s));
 	while ((len = getline(&line, &cap, f)) >= 0) {
@@ -430,8 +510,8 @@ int ksnap_read(struct ksnap *s, FILE *f, const char *fname, char *err, size_t er
 			}
 			if (v.v > KSNAP_VERSION) {
 				ksnap_seterr(err, errlen, "%s:%lu: snapshot format version %" PRIu64
-				       " is newer than this kreloc reads (%d)", fname, lineno,
-				       v.v, KSNAP_VERSION);
+					     " is newer than this kreloc reads (%d)", fname, lineno,
+					     v.v, KSNAP_VERSION);
 				goto out;
 			}
 			s->version = (unsigned int)v.v;
@@ -439,7 +519,7 @@ int ksnap_read(struct ksnap *s, FILE *f, const char *fname, char *err, size_t er
 		}
 		if (line[0] == '#')
 			continue;
-		n = ksnap_split(line, tok, 8);
+		n = ksnap_split(line, tok, KSNAP_MAX_TOK);
 		if (n == 0)
 			continue;
 		if (n < 0) {
@@ -447,10 +527,6 @@ int ksnap_read(struct ksnap *s, FILE *f, const char *fname, char *err, size_t er
 			goto bad;
 		}
 		if (is_key(tok[0])) {
-			const struct hdr_key *k;
-			char **sp;
-			struct kval *vp;
-
 			if (in_records) {
 				why = "header line after the first record";
 				goto bad;
@@ -459,60 +535,49 @@ int ksnap_read(struct ksnap *s, FILE *f, const char *fname, char *err, size_t er
 				why = "header: expected KEY VALUE";
 				goto bad;
 			}
-			for (k = hdr_keys, i = 0; k->key && strcmp(k->key, tok[0]); k++, i++)
-				;
-			if (!k->key)
-				continue;	/* a key added by a later kreloc */
-			if (seen & (1ul << i)) {
+			i = key_index(tok[0]);
+			if (i >= 0 && (seen & (1ul << i))) {
 				why = "header key given twice";
 				goto bad;
 			}
-			seen |= 1ul << i;
-			why = check_header_value(tok[0], tok[1]);
+			if (i >= 0)
+				seen |= 1ul << i;
+			why = ksnap_set_header(s, tok[0], tok[1]);
 			if (why)
 				goto bad;
-			if (k->hex) {
-				vp = hdr_val(s, tok[0]);
-				if ((k->hex == 1 ? ksnap_parse_hex(tok[1], vp) :
-				     ksnap_parse_dec(tok[1], vp))) {
-					why = k->hex == 1 ? "header value is neither 0xHEX nor '-'" :
-						"header value is neither a decimal number nor '-'";
-					goto bad;
-				}
-			} else {
-				sp = hdr_str(s, tok[0]);
-				*sp = strdup(tok[1]);
-				if (!*sp) {
-					why = "out of memory";
-					goto bad;
-				}
-			}
 			continue;
 		}
 		if (!in_records) {
-			const struct hdr_key *k;
-
-			for (k = hdr_keys, i = 0; k->key; k++, i++)
-				if (k->required && !(seen & (1ul << i))) {
+			for (i = 0; hdr_keys[i].key; i++)
+				if (hdr_keys[i].required && !(seen & (1ul << i))) {
 					ksnap_seterr(err, errlen, "%s:%lu: header key %s missing",
-					       fname, lineno, k->key);
+						     fname, lineno, hdr_keys[i].key);
 					goto out;
 				}
 			in_records = 1;
 		}
 		if (!strcmp(tok[0], "core")) {
-			if (s->nr_mods) {
-				why = "core section after a module record";
-				goto bad;
-			}
-			why = parse_core(s, tok + 1, n - 1);
+			if (s->nr_mods || s->nr_anchors)
+				why = "core section after an anchor or module record";
+			else
+				why = ksnap_add_core(s, tok + 1, n - 1);
+		} else if (!strcmp(tok[0], "anchor") && s->version >= 2) {
+			if (s->nr_mods)
+				why = "anchor after a module record";
+			else if (n < 4)
+				why = "anchor: expected NAME LINKED SECTION";
+			else
+				why = ksnap_add_anchor(s, tok[1], tok[2], tok[3]);
 		} else if (!strcmp(tok[0], "module")) {
-			why = parse_module(s, tok + 1, n - 1);
+			/* Version 1 had no BUILD_ID column: what follows is not one. */
+			why = ksnap_add_module(s, tok + 1, s->version < 2 && n > 7 ? 6 : n - 1);
 		} else if (!strcmp(tok[0], "region") || !strcmp(tok[0], "section")) {
+			bool ignored;
+
 			if (!s->nr_mods)
 				why = "region/section before any module line";
 			else
-				why = parse_mem(&s->mods[s->nr_mods - 1], tok, n);
+				why = ksnap_add_mem(&s->mods[s->nr_mods - 1], tok, n, &ignored);
 		} else if (!strcmp(tok[0], "end")) {
 			struct kval v;
 
@@ -539,10 +604,9 @@ int ksnap_read(struct ksnap *s, FILE *f, const char *fname, char *err, size_t er
 		ksnap_seterr(err, errlen, "%s:%lu: truncated: no 'end' line", fname, lineno + 1);
 		goto out;
 	}
-	if (!s->init)
-		s->init = strdup("-");
-	if (!s->init) {
-		ksnap_seterr(err, errlen, "%s: out of memory", fname);
+	why = ksnap_finish(s);
+	if (why) {
+		ksnap_seterr(err, errlen, "%s: %s", fname, why);
 		goto out;
 	}
 	ret = 0;
@@ -618,7 +682,7 @@ int ksnap_write(const struct ksnap *s, FILE *f)
 	size_t i, j;
 
 	put(&w, "KRELOC-SNAPSHOT %d\n", KSNAP_VERSION);
-	put(&w, "# kreloc snapshot: format in kreloc's tools/cli/SNAPSHOT.md\n");
+	put(&w, "# kreloc snapshot: format in kreloc's SNAPSHOT.md\n");
 	put(&w, "OSRELEASE %s\n", str_or_dash(s->osrelease));
 	put(&w, "ARCH %s\n", str_or_dash(s->arch));
 	put(&w, "ENDIAN %s\n", str_or_dash(s->endian));
@@ -630,6 +694,7 @@ int ksnap_write(const struct ksnap *s, FILE *f)
 	put(&w, "KERNELOFFSET %s\n", hx(a, &s->kerneloffset));
 	put(&w, "REF_LINKED %s\n", hx(a, &s->ref_linked));
 	put(&w, "REF_RUNTIME %s\n", hx(a, &s->ref_runtime));
+	put(&w, "LINKED_SOURCE %s\n", str_or_dash(s->linked_source));
 	put(&w, "# core NAME LINKED RUNTIME SIZE OFFSET STATUS\n");
 	for (i = 0; i < s->nr_core; i++) {
 		const struct ks_core *k = &s->core[i];
@@ -637,12 +702,18 @@ int ksnap_write(const struct ksnap *s, FILE *f)
 		put(&w, "core %s %s %s %s %s %s\n", k->name, hx(a, &k->linked),
 		    hx(b, &k->runtime), hx(c, &k->size), hx(d, &k->offset), k->status);
 	}
-	put(&w, "# module NAME STATE TEXT_BASE TEXT_SIZE LOAD_GEN UNLOAD_GEN, then KIND NAME ADDRESS SIZE STATE\n");
+	put(&w, "# anchor NAME LINKED SECTION\n");
+	for (i = 0; i < s->nr_anchors; i++)
+		put(&w, "anchor %s %s %s\n", s->anchors[i].name, hx(a, &s->anchors[i].linked),
+		    s->anchors[i].section);
+	put(&w, "# module NAME STATE TEXT_BASE TEXT_SIZE LOAD_GEN UNLOAD_GEN BUILD_ID, "
+	    "then KIND NAME ADDRESS SIZE STATE\n");
 	for (i = 0; i < s->nr_mods; i++) {
 		const struct ks_mod *m = &s->mods[i];
 
-		put(&w, "module %s %s %s %s %s %s\n", m->name, m->state, hx(a, &m->text_base),
-		    hx(b, &m->text_size), dc(c, &m->load_gen), dc(d, &m->unload_gen));
+		put(&w, "module %s %s %s %s %s %s %s\n", m->name, m->state, hx(a, &m->text_base),
+		    hx(b, &m->text_size), dc(c, &m->load_gen), dc(d, &m->unload_gen),
+		    str_or_dash(m->build_id));
 		for (j = 0; j < m->nr_mem; j++) {
 			const struct ks_mem *k = &m->mem[j];
 
@@ -652,256 +723,4 @@ int ksnap_write(const struct ksnap *s, FILE *f)
 	}
 	put(&w, "end %lu\n", w.lines + 1);
 	return fflush(f) || ferror(f) ? -1 : 0;
-}
-
-/* ---- live debugfs reader ---- */
-
-static FILE *open_in(const char *dir, const char *name, char *path, size_t plen)
-{
-	snprintf(path, plen, "%s/%s", dir, name);
-	return fopen(path, "r");
-}
-
-static int read_info(struct ksnap *s, FILE *f, const char *path, char *err, size_t errlen)
-{
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	unsigned long lineno = 0;
-	int ret = 0;
-
-	while ((len = getline(&line, &cap, f)) >= 0) {
-		char *eq, *key, *val, **sp = NULL;
-		struct kval *vp = NULL;
-		int dec = 0;
-
-		lineno++;
-		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-			line[--len] = '\0';
-		if (!line[0] || line[0] == '#')
-			continue;
-		eq = strchr(line, '=');
-		if (!eq) {
-			ret = ksnap_seterr(err, errlen, "%s:%lu: expected KEY=VALUE", path, lineno);
-			break;
-		}
-		*eq = '\0';
-		key = line;
-		val = eq + 1;
-		if (!strcmp(key, "OSRELEASE"))
-			sp = &s->osrelease;
-		else if (!strcmp(key, "ARCH"))
-			sp = &s->arch;
-		else if (!strcmp(key, "BUILD_ID"))
-			sp = &s->build_id;
-		else if (!strcmp(key, "STATUS"))
-			sp = &s->status;
-		else if (!strcmp(key, "INIT"))
-			sp = &s->init;
-		else if (!strcmp(key, "KERNELOFFSET"))
-			vp = &s->kerneloffset;
-		else if (!strcmp(key, "REF_LINKED"))
-			vp = &s->ref_linked;
-		else if (!strcmp(key, "REF_RUNTIME"))
-			vp = &s->ref_runtime;
-		else if (!strcmp(key, "GENERATION"))
-			vp = &s->generation, dec = 1;
-		if (sp) {
-			free(*sp);
-			*sp = strdup(*val ? val : "-");
-			if (!*sp || strpbrk(*sp, " \t")) {
-				ret = ksnap_seterr(err, errlen, "%s:%lu: bad %s value", path, lineno, key);
-				break;
-			}
-		} else if (vp && (dec ? ksnap_parse_dec(val, vp) : ksnap_parse_hex(val, vp))) {
-			ret = ksnap_seterr(err, errlen, "%s:%lu: bad %s value '%s'", path, lineno, key, val);
-			break;
-		}
-	}
-	free(line);
-	if (!ret && (!s->osrelease || !s->arch || !s->status))
-		ret = ksnap_seterr(err, errlen, "%s: OSRELEASE, ARCH or STATUS missing", path);
-	return ret;
-}
-
-/* Read a table file: each non-comment line goes to cb with its tokens. */
-static int read_table(FILE *f, const char *path, int ntok,
-		      const char *(*cb)(void *ctx, char **tok, int n), void *ctx,
-		      char *err, size_t errlen)
-{
-	char *line = NULL, *tok[8];
-	size_t cap = 0;
-	ssize_t len;
-	unsigned long lineno = 0;
-	int ret = 0, n;
-
-	while ((len = getline(&line, &cap, f)) >= 0) {
-		const char *why;
-
-		lineno++;
-		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-			line[--len] = '\0';
-		if (line[0] == '#')
-			continue;
-		n = ksnap_split(line, tok, 8);
-		if (!n)
-			continue;
-		why = n < 0 || n != ntok ? "wrong number of fields" : cb(ctx, tok, n);
-		if (why) {
-			ret = ksnap_seterr(err, errlen, "%s:%lu: %s", path, lineno, why);
-			break;
-		}
-	}
-	if (!ret && ferror(f))
-		ret = ksnap_seterr(err, errlen, "%s: read error: %s", path, strerror(errno));
-	free(line);
-	return ret;
-}
-
-static const char *cb_core(void *ctx, char **tok, int n)
-{
-	return parse_core(ctx, tok, n);
-}
-
-static const char *cb_module(void *ctx, char **tok, int n)
-{
-	return parse_module(ctx, tok, n);
-}
-
-static const char *cb_mem(void *ctx, char **tok, int n)
-{
-	return parse_mem(ctx, tok, n);
-}
-
-static int open_err(char *err, size_t errlen, const char *path)
-{
-	if (errno == EPERM || errno == EACCES)
-		return ksnap_seterr(err, errlen, "%s: %s (kreloc shows addresses only to readers "
-			      "that may see them: root/CAP_SYSLOG, kptr_restrict)", path,
-			      strerror(errno));
-	return ksnap_seterr(err, errlen, "%s: %s", path, strerror(errno));
-}
-
-static int kallsyms_dot_text(const char *root)
-{
-	char path[4096], *line = NULL;
-	size_t cap = 0;
-	int found = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/proc/kallsyms", root);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (getline(&line, &cap, f) >= 0) {
-		char *sp = strchr(line, ' ');
-
-		if (sp && (sp[1] == 't' || sp[1] == 'T') && sp[2] == ' ' && sp[3] == '.' &&
-		    sp[4] != '.' && sp[4] != '\n') {
-			found = 1;
-			break;
-		}
-	}
-	free(line);
-	fclose(f);
-	return found;
-}
-
-int ksnap_live(struct ksnap *s, const char *root, int *no_modules, char *err, size_t errlen)
-{
-	char dir[4096], sub[512], path[sizeof(dir) + sizeof(sub) + 2];
-	const char *endian;
-	struct stat st;
-	FILE *f;
-	size_t i;
-	int dot;
-
-	memset(s, 0, sizeof(*s));
-	*no_modules = 0;
-	s->version = KSNAP_VERSION;
-	snprintf(dir, sizeof(dir), "%s/sys/kernel/debug/kreloc", root);
-	if (stat(dir, &st)) {
-		if (errno == ENOENT) {
-			char dbg[4096];
-
-			snprintf(dbg, sizeof(dbg), "%s/sys/kernel/debug", root);
-			if (stat(dbg, &st) == 0 && st.st_nlink <= 2)
-				return ksnap_seterr(err, errlen, "kreloc not loaded: %s missing "
-					      "(is debugfs mounted on %s?)", dir, dbg);
-			return ksnap_seterr(err, errlen, "kreloc not loaded: %s missing", dir);
-		}
-		return open_err(err, errlen, dir);
-	}
-	f = open_in(dir, "info", path, sizeof(path));
-	if (!f)
-		return open_err(err, errlen, path);
-	if (read_info(s, f, path, err, errlen)) {
-		fclose(f);
-		goto fail;
-	}
-	fclose(f);
-	f = open_in(dir, "sections", path, sizeof(path));
-	if (!f) {
-		open_err(err, errlen, path);
-		goto fail;
-	}
-	if (read_table(f, path, 6, cb_core, s, err, errlen)) {
-		fclose(f);
-		goto fail;
-	}
-	fclose(f);
-	f = open_in(dir, "modules", path, sizeof(path));
-	if (!f && errno == ENOENT) {
-		*no_modules = 1;
-	} else if (!f) {
-		open_err(err, errlen, path);
-		goto fail;
-	} else {
-		int r = read_table(f, path, 6, cb_module, s, err, errlen);
-
-		fclose(f);
-		if (r)
-			goto fail;
-	}
-	for (i = 0; i < s->nr_mods; i++) {
-		struct ks_mod *m = &s->mods[i];
-
-		if (m->load_gen.ok)
-			snprintf(sub, sizeof(sub), "module/%s@%" PRIu64, m->name, m->load_gen.v);
-		else
-			snprintf(sub, sizeof(sub), "module/%s", m->name);
-		f = open_in(dir, sub, path, sizeof(path));
-		if (!f && errno == ENOENT)
-			continue;	/* unloaded or pruned since `modules` was read */
-		if (!f) {
-			open_err(err, errlen, path);
-			goto fail;
-		}
-		if (read_table(f, path, 5, cb_mem, m, err, errlen)) {
-			fclose(f);
-			goto fail;
-		}
-		fclose(f);
-	}
-	endian = ksnap_arch_endian(s->arch);
-	if (!endian) {
-		const uint16_t one = 1;
-
-		endian = *(const unsigned char *)&one ? "little" : "big";
-	}
-	s->endian = strdup(endian);
-	dot = !strcmp(s->arch, "ppc64") ? kallsyms_dot_text(root) : 0;
-	s->abi = strdup(dot < 0 ? "-" : ksnap_abi(s->arch, dot));
-	if (!s->init)
-		s->init = strdup("-");
-	if (!s->build_id)
-		s->build_id = strdup("-");
-	if (!s->endian || !s->abi || !s->init || !s->build_id) {
-		ksnap_seterr(err, errlen, "out of memory");
-		goto fail;
-	}
-	return 0;
-fail:
-	ksnap_free(s);
-	return -1;
 }

@@ -1,19 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ksnap.h - kreloc's relocation model: the core sections and every module
- * record, read from the live debugfs files or from a snapshot file (format in
- * SNAPSHOT.md), and written back as a snapshot.
+ * ksnap.h - kreloc's relocation model: the core sections, the anchors and
+ * every module record, read from the live debugfs files (debugfs.c) or from
+ * a snapshot file (format in SNAPSHOT.md), and written back as a snapshot.
+ *
+ * Both readers parse each record with the same functions, and both accept
+ * what a newer kreloc may add: extra columns, header keys and states they
+ * do not know (kept as text; nothing unknown is ever used to resolve).
  */
 #ifndef KRELOC_KSNAP_H
 #define KRELOC_KSNAP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#define KSNAP_VERSION	1
+#define KSNAP_VERSION	2	/* written; every older version is read */
 #define KSNAP_MAX_CORE	32
 #define KSNAP_NAME_MAX	128	/* longest name/token accepted */
+#define KSNAP_STATE_MAX	16
+#define KSNAP_BUILD_ID_MAX 64	/* bytes */
 
 /* A hex value that may be unknown ('-'). */
 struct kval {
@@ -24,7 +31,13 @@ struct kval {
 struct ks_core {
 	char name[32];
 	struct kval linked, runtime, size, offset;
-	char status[16];		/* ok freed mismatch unknown */
+	char status[KSNAP_STATE_MAX];	/* ok freed mismatch unknown, or newer */
+};
+
+struct ks_anchor {
+	char *name;
+	struct kval linked;
+	char *section;
 };
 
 enum ks_kind { KS_REGION, KS_SECTION };
@@ -33,24 +46,28 @@ struct ks_mem {
 	enum ks_kind kind;
 	char *name;
 	struct kval addr, size;
-	char state[16];			/* live freed gone */
+	char state[KSNAP_STATE_MAX];	/* live freed gone, or newer */
 };
 
 struct ks_mod {
 	char *name;
-	char state[16];			/* coming live going gone */
+	char state[KSNAP_STATE_MAX];	/* coming live going gone, or newer */
 	struct kval text_base, text_size, load_gen, unload_gen;
+	char *build_id;			/* hex, NULL if unknown */
 	struct ks_mem *mem;
 	size_t nr_mem, cap_mem;
 };
 
 struct ksnap {
-	unsigned int version;
+	unsigned int version;		/* of the file read; KSNAP_VERSION when live */
 	char *osrelease, *arch, *build_id, *endian, *abi;
 	char *status, *init;		/* info STATUS= and INIT= */
+	char *linked_source;		/* info LINKED_SOURCE=, NULL if unknown */
 	struct kval generation, kerneloffset, ref_linked, ref_runtime;
 	struct ks_core core[KSNAP_MAX_CORE];
 	size_t nr_core;
+	struct ks_anchor *anchors;
+	size_t nr_anchors;
 	struct ks_mod *mods;
 	size_t nr_mods, cap_mods;
 };
@@ -62,30 +79,38 @@ int ksnap_seterr(char *err, size_t len, const char *fmt, ...)
 void ksnap_free(struct ksnap *s);
 
 /*
- * Parse a snapshot.  Returns 0, or -1 with err set to "NAME:LINE: reason"
- * (the snapshot is freed then).
+ * Parse a snapshot (any version up to KSNAP_VERSION).  Returns 0, or -1
+ * with err set to "NAME:LINE: reason" (the snapshot is freed then).
  */
 int ksnap_read(struct ksnap *s, FILE *f, const char *name, char *err, size_t errlen);
 int ksnap_load(struct ksnap *s, const char *path, char *err, size_t errlen);
-/* Write a snapshot; returns 0 or -1 (errno set by stdio). */
+/* Write a snapshot of version KSNAP_VERSION; returns 0 or -1 (errno set by stdio). */
 int ksnap_write(const struct ksnap *s, FILE *f);
 
 /*
- * Read the running kernel's model from ROOT/sys/kernel/debug/kreloc (ROOT
- * "" for the real system).  Returns 0; -1 with err set if kreloc is not
- * loaded or a file is unreadable or malformed.  A missing `modules` file
- * (kreloc without module tracking) leaves no module records and sets
- * *no_modules.
+ * Record parsers shared by both readers.  tok[] holds the columns of a
+ * debugfs line (a snapshot line without its keyword); columns past the
+ * known ones are ignored.  Each returns NULL or a one-line reason.
  */
-int ksnap_live(struct ksnap *s, const char *root, int *no_modules, char *err, size_t errlen);
+const char *ksnap_add_core(struct ksnap *s, char **tok, int n);
+const char *ksnap_add_anchor(struct ksnap *s, const char *name, const char *linked,
+			     const char *section);
+const char *ksnap_add_module(struct ksnap *s, char **tok, int n);
+/* *ignored is set for a KIND this reader does not know (the line is skipped). */
+const char *ksnap_add_mem(struct ks_mod *m, char **tok, int n, bool *ignored);
+/* A header value (info KEY=VALUE, snapshot KEY VALUE); unknown keys are ignored. */
+const char *ksnap_set_header(struct ksnap *s, const char *key, const char *value);
+/* Fill defaults after reading ("-" for unknown strings); NULL or a reason. */
+const char *ksnap_finish(struct ksnap *s);
 
-/* Parsers shared by both readers. */
 int ksnap_parse_hex(const char *tok, struct kval *v);	/* "0x.." or "-" */
 int ksnap_parse_dec(const char *tok, struct kval *v);	/* "N" or "-" */
 /* Split line (modified) into at most max blank-separated tokens; returns count or -1 if more. */
 int ksnap_split(char *line, char **tok, int max);
 
 const struct ks_core *ksnap_core(const struct ksnap *s, const char *name);
+/* A core section whose offset is published (STATUS ok or freed). */
+bool ksnap_core_usable(const struct ks_core *c);
 /* "little"/"big" for a `uname -m`, or NULL if unknown. */
 const char *ksnap_arch_endian(const char *arch);
 /* The ELF ABI name for the snapshot: "v1"/"v2" on ppc64, else "-". */

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
-/* ksymfile.c - ELF symbol files (vmlinux, .ko) through libelf. */
+/* ksymfile.c - ELF symbol files (vmlinux, .ko, compressed or not) through kelf. */
 #define _XOPEN_SOURCE 700
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "decompress.h"
 #include "ksymfile.h"
 
 static int cmp_str(const void *a, const void *b)
@@ -16,28 +16,9 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static void read_build_id(struct ksymfile *f, Elf_Data *d)
+static void read_modinfo(struct ksymfile *f, const unsigned char *d, size_t len)
 {
-	size_t off = 0, noff, doff, next, i;
-	GElf_Nhdr nh;
-
-	while ((next = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
-		const unsigned char *b = (const unsigned char *)d->d_buf;
-
-		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-		    !memcmp(b + noff, "GNU", 4) && nh.n_descsz &&
-		    nh.n_descsz * 2 < sizeof(f->build_id)) {
-			for (i = 0; i < nh.n_descsz; i++)
-				snprintf(f->build_id + 2 * i, 3, "%02x", b[doff + i]);
-			return;
-		}
-		off = next;
-	}
-}
-
-static void read_modinfo(struct ksymfile *f, Elf_Data *d)
-{
-	const char *p = d->d_buf, *end = p + d->d_size;
+	const char *p = (const char *)d, *end = p + len;
 
 	/* NUL-separated key=value strings */
 	while (p < end) {
@@ -53,156 +34,131 @@ static void read_modinfo(struct ksymfile *f, Elf_Data *d)
 	}
 }
 
-static int read_symbols(struct ksymfile *f, Elf *e, Elf_Scn *scn, GElf_Shdr *sh, char *err,
-			size_t errlen)
+struct symctx {
+	struct ksymfile *f;
+	size_t nexp, cap;
+};
+
+static int add_sym(void *ctx, const struct kelf_sym *y)
 {
-	Elf_Data *d = elf_getdata(scn, NULL);
-	size_t cnt, i, nexp = 0;
+	struct symctx *c = ctx;
+	struct ksymfile *f = c->f;
+	struct ksf_sym *s;
 
-	if (!d || !sh->sh_entsize)
-		return ksnap_seterr(err, errlen, "%s: unreadable symbol table: %s", f->path,
-				    elf_errmsg(-1));
-	cnt = sh->sh_size / sh->sh_entsize;
-	f->syms = calloc(cnt + 1, sizeof(*f->syms));
-	f->exports = calloc(cnt + 1, sizeof(*f->exports));
-	if (!f->syms || !f->exports)
-		return ksnap_seterr(err, errlen, "out of memory");
-	for (i = 1; i < cnt; i++) {
-		struct ksf_sym *s = &f->syms[f->nr_syms];
-		GElf_Sym sym;
-		const char *name;
+	if (!*y->name)
+		return 0;
+	if (f->nr_syms == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 1024;
+		struct ksf_sym *n = realloc(f->syms, cap * sizeof(*n));
+		const char **x = realloc(f->exports, cap * sizeof(*x));
 
-		if (!gelf_getsym(d, (int)i, &sym))
-			return ksnap_seterr(err, errlen, "%s: symbol %zu: %s", f->path, i,
-					    elf_errmsg(-1));
-		name = elf_strptr(e, sh->sh_link, sym.st_name);
-		if (!name || !*name)
-			continue;
-		s->name = name;
-		s->value = sym.st_value;
-		s->bind = GELF_ST_BIND(sym.st_info);
-		s->stt = GELF_ST_TYPE(sym.st_info);
-		if (sym.st_shndx == SHN_UNDEF)
-			s->shn = KPLACE_SHN_UNDEF;
-		else if (sym.st_shndx == SHN_ABS)
-			s->shn = KPLACE_SHN_ABS;
-		else if (sym.st_shndx >= SHN_LORESERVE && sym.st_shndx != SHN_XINDEX)
-			s->shn = KPLACE_SHN_OTHER;
-		else
-			s->shn = KPLACE_SHN_SEC;
-		s->shndx = sym.st_shndx;
-		if (sym.st_shndx == SHN_XINDEX) {
-			Elf_Data *xd = NULL;
-			Elf_Scn *x = NULL;
-			GElf_Word xi;
-
-			/* the real index is in the SHT_SYMTAB_SHNDX section */
-			while ((x = elf_nextscn(e, x))) {
-				GElf_Shdr xs;
-
-				if (gelf_getshdr(x, &xs) && xs.sh_type == SHT_SYMTAB_SHNDX &&
-				    xs.sh_link == elf_ndxscn(scn)) {
-					xd = elf_getdata(x, NULL);
-					break;
-				}
-			}
-			if (!xd || !gelf_getsymshndx(d, xd, (int)i, &sym, &xi))
-				s->shn = KPLACE_SHN_OTHER;
-			else
-				s->shndx = xi;
-		}
-		if (s->shn == KPLACE_SHN_SEC && s->shndx >= f->nr_secs)
-			s->shn = KPLACE_SHN_OTHER;
-		/*
-		 * /proc/kallsyms shows a module symbol in upper case when it is
-		 * in the module's EXPORT_SYMBOL table (mod->syms, not the _gpl one).
-		 */
-		if (!strncmp(name, "__ksymtab_", 10) && name[10] && s->shn == KPLACE_SHN_SEC &&
-		    f->secs[s->shndx].name && !strcmp(f->secs[s->shndx].name, "__ksymtab"))
-			f->exports[nexp++] = name + 10;
-		f->nr_syms++;
+		if (n)
+			f->syms = n;
+		if (x)
+			f->exports = x;
+		if (!n || !x)
+			return -2;
+		c->cap = cap;
 	}
-	qsort(f->exports, nexp, sizeof(*f->exports), cmp_str);
-	f->nr_exports = nexp;
+	s = &f->syms[f->nr_syms];
+	s->name = y->name;
+	s->value = y->value;
+	s->bind = y->bind;
+	s->stt = y->type;
+	s->shndx = y->shndx;
+	if (y->shndx == SHN_UNDEF)
+		s->shn = KPLACE_SHN_UNDEF;
+	else if (y->shndx == SHN_ABS)
+		s->shn = KPLACE_SHN_ABS;
+	else if (y->shndx >= f->nr_secs ||
+		 (y->shndx >= SHN_LORESERVE && y->shndx <= SHN_HIRESERVE))
+		s->shn = KPLACE_SHN_OTHER;
+	else
+		s->shn = KPLACE_SHN_SEC;
+	/*
+	 * /proc/kallsyms shows a module symbol in upper case when it is
+	 * in the module's EXPORT_SYMBOL table (mod->syms, not the _gpl one).
+	 */
+	if (!strncmp(y->name, "__ksymtab_", 10) && y->name[10] && s->shn == KPLACE_SHN_SEC &&
+	    f->secs[s->shndx].name && !strcmp(f->secs[s->shndx].name, "__ksymtab"))
+		f->exports[c->nexp++] = y->name + 10;
+	f->nr_syms++;
 	return 0;
 }
 
 int ksf_load(struct ksymfile *f, const char *path, int want_syms, char *err, size_t errlen)
 {
-	Elf_Scn *scn = NULL, *symtab = NULL;
-	GElf_Shdr symsh = { 0 };
-	GElf_Ehdr eh;
-	size_t shstrndx, nsec;
-	Elf *e;
+	unsigned char head[8], *data;
+	const unsigned char *id;
+	struct symctx c = { f, 0, 0 };
+	size_t len, i;
+	ssize_t hn;
+	long r;
+	int fd, n;
 
 	memset(f, 0, sizeof(*f));
-	f->fd = -1;
 	f->path = strdup(path);
 	if (!f->path)
 		return ksnap_seterr(err, errlen, "out of memory");
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return ksnap_seterr(err, errlen, "libelf: %s", elf_errmsg(-1));
-	f->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (f->fd < 0)
+	/* A plain file is mapped (a vmlinux can be huge); a compressed one read and unpacked. */
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return ksnap_seterr(err, errlen, "%s: %s", path, strerror(errno));
-	e = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
-	f->elf = e;
-	if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh))
-		return ksnap_seterr(err, errlen, "%s: not an ELF file", path);
-	if (elf_getshdrstrndx(e, &shstrndx) || elf_getshdrnum(e, &nsec))
-		return ksnap_seterr(err, errlen, "%s: no section headers: %s", path,
-				    elf_errmsg(-1));
-	f->is_rel = eh.e_type == ET_REL;
-	f->secs = calloc(nsec + 1, sizeof(*f->secs));
+	hn = read(fd, head, sizeof(head));
+	close(fd);
+	if (hn > 0 && kdc_detect(head, (size_t)hn) != KDC_PLAIN) {
+		if (kdc_read_file(path, &data, &len, err, errlen))
+			return -1;
+		r = kelf_parse(&f->elf, data, len);
+	} else {
+		r = kelf_load(&f->elf, path);
+	}
+	if (r)
+		return ksnap_seterr(err, errlen, "%s: %s", path, f->elf.err);
+	f->is_rel = f->elf.type == ET_REL;
+	f->nr_secs = f->elf.nr_secs;
+	f->secs = calloc(f->nr_secs + 1, sizeof(*f->secs));
 	if (!f->secs)
 		return ksnap_seterr(err, errlen, "out of memory");
-	f->nr_secs = nsec;
-	while ((scn = elf_nextscn(e, scn))) {
-		size_t i = elf_ndxscn(scn);
-		GElf_Shdr sh;
-		const char *name;
+	for (i = 0; i < f->nr_secs; i++) {
+		const struct kelf_section *k = &f->elf.secs[i];
 
-		if (i >= nsec || !gelf_getshdr(scn, &sh))
-			continue;
-		name = elf_strptr(e, shstrndx, sh.sh_name);
-		f->secs[i].name = name;
-		f->secs[i].type = sh.sh_type;
-		f->secs[i].flags = sh.sh_flags;
-		f->secs[i].size = sh.sh_size;
-		f->secs[i].align = sh.sh_addralign;
-		if (sh.sh_type == SHT_NOTE && !f->build_id[0]) {
-			Elf_Data *d = elf_getdata(scn, NULL);
+		f->secs[i].name = k->name;
+		f->secs[i].type = k->type;
+		f->secs[i].flags = k->flags;
+		f->secs[i].size = k->size;
+		f->secs[i].align = k->align;
+		if (!strcmp(k->name, ".modinfo") && k->type == SHT_PROGBITS) {
+			const unsigned char *d = kelf_section_data(&f->elf, k);
 
 			if (d)
-				read_build_id(f, d);
-		} else if (name && !strcmp(name, ".modinfo") && sh.sh_type == SHT_PROGBITS) {
-			Elf_Data *d = elf_getdata(scn, NULL);
-
-			if (d && d->d_buf)
-				read_modinfo(f, d);
-		} else if (sh.sh_type == SHT_SYMTAB && !symtab) {
-			symtab = scn;
-			symsh = sh;
+				read_modinfo(f, d, k->size);
 		}
+		if (k->type == SHT_SYMTAB)
+			f->has_symtab = 1;
 	}
-	f->has_symtab = symtab != NULL;
-	if (!want_syms || !symtab)
+	n = kelf_build_id(&f->elf, &id);
+	for (i = 0; n > 0 && i < (size_t)n && 2 * i + 2 < sizeof(f->build_id); i++)
+		snprintf(f->build_id + 2 * i, 3, "%02x", id[i]);
+	if (!want_syms || !f->has_symtab)
 		return 0;
-	return read_symbols(f, e, symtab, &symsh, err, errlen);
+	r = kelf_symbols(&f->elf, add_sym, &c);
+	if (r < 0)
+		return ksnap_seterr(err, errlen, "%s: %s", path,
+				    r == -2 ? "out of memory" : f->elf.err);
+	qsort(f->exports, c.nexp, sizeof(*f->exports), cmp_str);
+	f->nr_exports = c.nexp;
+	return 0;
 }
 
 void ksf_free(struct ksymfile *f)
 {
-	if (f->elf)
-		elf_end(f->elf);
-	if (f->path && f->fd >= 0)
-		close(f->fd);
+	kelf_free(&f->elf);
 	free(f->path);
 	free(f->secs);
 	free(f->syms);
 	free(f->exports);
 	memset(f, 0, sizeof(*f));
-	f->fd = -1;
 }
 
 const struct kplace_sec *ksf_section(const struct ksymfile *f, const char *name)
@@ -296,21 +252,24 @@ int ksf_index_dir(struct ksf_index *ix, const char *dir, char *err, size_t errle
 	return 0;
 }
 
-const struct ksf_kofile *ksf_index_find(const struct ksf_index *ix, const char *modname)
+const struct ksf_kofile *ksf_index_next(const struct ksf_index *ix, const char *modname,
+					size_t *pos)
 {
-	const struct ksf_kofile *best = NULL;
 	size_t i, j, n = strlen(modname);
 
-	for (i = 0; i < ix->nr; i++) {
+	for (i = *pos; i < ix->nr; i++) {
 		const char *a = ix->ko[i].name;
 
 		for (j = 0; j < n && a[j]; j++)
 			if (a[j] != (modname[j] == '-' ? '_' : modname[j]))
 				break;
-		if (j == n && !a[j] && (!best || (best->compressed && !ix->ko[i].compressed)))
-			best = &ix->ko[i];
+		if (j == n && !a[j]) {
+			*pos = i + 1;
+			return &ix->ko[i];
+		}
 	}
-	return best;
+	*pos = ix->nr;
+	return NULL;
 }
 
 void ksf_index_free(struct ksf_index *ix)

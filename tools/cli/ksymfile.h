@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ksymfile.h - an ELF file with a symbol table, read with libelf: a vmlinux
- * (its build id, its _text) or a module's .ko (section headers, symbols,
- * .modinfo name and vermagic, exported names).
+ * ksymfile.h - an ELF file with a symbol table, read with kreloc's ELF
+ * reader (../kelf.c): a vmlinux (its build id, its _text) or a module's .ko,
+ * compressed or not (section headers, symbols, .modinfo name and vermagic,
+ * exported names).
  */
 #ifndef KRELOC_KSYMFILE_H
 #define KRELOC_KSYMFILE_H
@@ -10,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "kplace.h"
+#include "../kelf.h"
 
 struct ksf_sym {
 	const char *name;
@@ -31,9 +33,7 @@ struct ksymfile {
 	const char *modname, *vermagic;	/* .modinfo name= and vermagic= */
 	const char **exports;		/* sorted names in __ksymtab */
 	size_t nr_exports;
-	/* libelf state: names point into it */
-	void *elf;
-	int fd;
+	struct kelf elf;		/* names point into it */
 };
 
 /*
@@ -54,15 +54,19 @@ struct ksf_index {
 	struct ksf_kofile {
 		char *name;		/* '-' normalised to '_' */
 		char *path;
-		int compressed;		/* .ko.xz, .ko.zst, .ko.gz */
+		int compressed;		/* .ko.xz, .ko.zst, .ko.gz (read all the same) */
 	} *ko;
 	size_t nr;
 };
 
 /* Returns 0, or -1 with err set (the directory cannot be read). */
 int ksf_index_dir(struct ksf_index *ix, const char *dir, char *err, size_t errlen);
-/* NAME.ko ('-' and '_' alike), an uncompressed one first; NULL if none. */
-const struct ksf_kofile *ksf_index_find(const struct ksf_index *ix, const char *modname);
+/*
+ * The files named NAME.ko[.xz|.zst|.gz] ('-' and '_' alike), from index
+ * *pos on: returns the next and advances *pos, NULL when there is none.
+ */
+const struct ksf_kofile *ksf_index_next(const struct ksf_index *ix, const char *modname,
+					size_t *pos);
 void ksf_index_free(struct ksf_index *ix);
 
 #endif

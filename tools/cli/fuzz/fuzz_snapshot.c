@@ -45,7 +45,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 	}
 	free(buf);
 	/* And the resolver built on it must look addresses up without crashing. */
-	if (!kres_init_map(&r, &s, NULL, 0, NULL, err, sizeof(err))) {
+	if (!kres_init_map(&r, &s, NULL, KRES_SYSTEM_MAP, NULL, err, sizeof(err))) {
 		struct kres_hit h;
 		size_t i;
 

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
-/* libFuzzer target: probe spec parser. */
+/* libFuzzer target: probe specs (the module's grammar plus vmlinux:0x...). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
-#include "kspec.h"
+#include "spec.h"
+#include "tracefs.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len);
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 {
-	struct kspec sp;
+	struct cli_spec cs;
 	const char *why = NULL;
 	char *s = malloc(len + 1);
 
@@ -17,13 +18,14 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 		return 0;
 	memcpy(s, data, len);
 	s[len] = '\0';
-	if (kspec_parse(s, &sp, &why)) {
-		if (!why)
-			abort();
-	} else if (sp.kind != KSPEC_LINKED && (!sp.sym[0] || strlen(sp.sym) >= KSPEC_SYM_MAX)) {
+	if (cli_spec_parse(s, &cs, &why)) {
+		if (!why || !*why)
+			abort();	/* every refusal says why */
+	} else if (!cs.linked_ok && (!cs.spec.name[0] ||
+				     strlen(cs.spec.name) >= KRELOC_SPEC_NAME_MAX)) {
 		abort();
 	}
-	kspec_event_name_ok(s);
+	tracefs_event_name_ok(s);
 	free(s);
 	return 0;
 }

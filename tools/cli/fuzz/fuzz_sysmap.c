@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 		return 0;
 	}
 	fclose(f);
-	if (!kres_init_map(&r, &s, &map, kallsyms, "fuzz", err, sizeof(err))) {
+	if (!kres_init_map(&r, &s, &map, kallsyms ? KRES_KALLSYMS : KRES_SYSTEM_MAP, "fuzz", err, sizeof(err))) {
 		struct kres_hit h;
 		uint64_t a;
 

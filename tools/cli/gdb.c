@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kgdb.c - `kreloc gdb`: a gdb script that loads vmlinux at the boot's
+ * gdb.c - `kreloc gdb`: a gdb script that loads vmlinux at the boot's
  * offset and every module's .ko with each section at its recorded address,
  * from the running kernel or a snapshot, unloaded modules included.
  */
@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "kcmd.h"
+#include "main.h"
+#include "debugfs.h"
 #include "kdbg.h"
 
 static const char gdb_help[] =
@@ -194,43 +195,41 @@ static void emit_module(FILE *f, const struct kdbg_mod *d)
 	fputc('\n', f);
 }
 
-static void json_module(FILE *f, const struct kdbg_mod *d, int first)
+static void json_module(json_writer_t *jw, const struct kdbg_mod *d)
 {
 	const struct ks_mod *m = d->m;
 	static const char *const st[] = { "ok", "missing", "compressed", "mismatch" };
 	size_t i;
-	int n = 0;
 
-	fprintf(f, "%s{\"name\":", first ? "" : ",");
-	jstr(f, m->name);
-	fprintf(f, ",\"state\":");
-	jstr(f, m->state);
-	fprintf(f, ",\"load_gen\":");
-	jdec(f, &m->load_gen);
-	fprintf(f, ",\"unload_gen\":");
-	jdec(f, &m->unload_gen);
-	fprintf(f, ",\"ko\":");
-	if (d->path)
-		jstr(f, d->path);
+	jsonw_start_object(jw);
+	jsonw_string_field(jw, "name", m->name);
+	jsonw_string_field(jw, "state", m->state);
+	if (m->load_gen.ok)
+		jsonw_uint_field(jw, "load_gen", m->load_gen.v);
 	else
-		fputs("null", f);
-	fprintf(f, ",\"status\":\"%s\",\"reason\":", st[d->status]);
-	if (d->why[0])
-		jstr(f, d->why);
+		jsonw_null_field(jw, "load_gen");
+	if (m->unload_gen.ok)
+		jsonw_uint_field(jw, "unload_gen", m->unload_gen.v);
 	else
-		fputs("null", f);
-	fprintf(f, ",\"sections\":[");
+		jsonw_null_field(jw, "unload_gen");
+	jsonw_string_field(jw, "ko", d->path);
+	jsonw_string_field(jw, "status", st[d->status]);
+	jsonw_string_field(jw, "reason", d->why[0] ? d->why : NULL);
+	jsonw_name(jw, "sections");
+	jsonw_start_array(jw);
 	for (i = 0; d->status == KDBG_OK && i < m->nr_mem; i++) {
 		if (!gdb_section(d, &m->mem[i]))
 			continue;
-		fprintf(f, "%s{\"name\":", n++ ? "," : "");
-		jstr(f, m->mem[i].name);
-		fprintf(f, ",\"address\":\"0x%" PRIx64 "\"}", m->mem[i].addr.v);
+		jsonw_start_object(jw);
+		jsonw_string_field(jw, "name", m->mem[i].name);
+		jsonw_hex_field(jw, "address", m->mem[i].addr.v);
+		jsonw_end_object(jw);
 	}
-	fprintf(f, "]}");
+	jsonw_end_array(jw);
+	jsonw_end_object(jw);
 }
 
-int cmd_gdb(int argc, char **argv)
+int do_gdb(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "snapshot", required_argument, NULL, 's' },
@@ -247,10 +246,10 @@ int cmd_gdb(int argc, char **argv)
 	char err[1024], vbuf[4096], dbuf[4096];
 	struct sel *sels = NULL;
 	size_t nsel = 0, i, j, nd = 0;
-	int c, history = 0, no_modules = 0, ret = 0, first = 1;
+	int c, history = 0, no_modules = 0, ret = 0;
 	struct kdbg_mod *dm = NULL;
 	struct ksf_index ix = { 0 };
-	struct ksymfile v = { .fd = -1 };
+	struct ksymfile v = { 0 };
 	struct kdbg_out o;
 	uint64_t off;
 	struct ksnap s;
@@ -268,8 +267,8 @@ int cmd_gdb(int argc, char **argv)
 
 			if (!n) {
 				free(sels);
-				msg("out of memory");
-				return EXIT_RESOLVE;
+				p_err("out of memory");
+				return EXIT_FAIL;
 			}
 			sels = n;
 			if (parse_sel(optarg, &sels[nsel])) {
@@ -280,7 +279,7 @@ int cmd_gdb(int argc, char **argv)
 			break;
 		}
 		case 'o': out = optarg; break;
-		case 'j': json = 1; break;
+		case 'j': json_output = true; break;
 		case 'h': fputs(gdb_help, stdout); return 0;
 		default: free(sels); return usage_err("gdb", "bad option");
 		}
@@ -294,38 +293,39 @@ int cmd_gdb(int argc, char **argv)
 		return usage_err("gdb", "--modules-dir %s: %s", moddir,
 				 errno ? strerror(errno) : "not a directory");
 	}
-	if (snap_path ? ksnap_load(&s, snap_path, err, sizeof(err)) :
-	    ksnap_live(&s, root, &no_modules, err, sizeof(err))) {
-		msg("%s", err);
+	ret = snap_path ? (ksnap_load(&s, snap_path, err, sizeof(err)) ? EXIT_FAIL : EXIT_OK) :
+	      kreloc_live(&s, &no_modules, err, sizeof(err));
+	if (ret) {
+		p_err("%s", err);
 		free(sels);
-		return EXIT_RESOLVE;
+		return ret;
 	}
 	if (!vmlinux && !(vmlinux = default_vmlinux(s.osrelease, vbuf, sizeof(vbuf)))) {
-		msg("no vmlinux with symbols for %s found (install the kernel's -dbg package "
+		p_err("no vmlinux with symbols for %s found (install the kernel's -dbg package "
 		    "or give --vmlinux FILE)", s.osrelease);
-		ret = EXIT_RESOLVE;
+		ret = EXIT_FAIL;
 		goto out;
 	}
 	if (ksf_load(&v, vmlinux, 1, err, sizeof(err)) ||
 	    kdbg_check_vmlinux(&v, &s, err, sizeof(err)) ||
 	    kdbg_image_offset(&s, &off, err, sizeof(err))) {
-		msg("%s", err);
-		ret = EXIT_RESOLVE;
+		p_err("%s", err);
+		ret = EXIT_FAIL;
 		goto out;
 	}
 	if (!moddir)
 		moddir = default_moddir(s.osrelease, dbuf, sizeof(dbuf));
 	if (moddir && ksf_index_dir(&ix, moddir, err, sizeof(err))) {
-		msg("%s", err);
-		ret = EXIT_RESOLVE;
+		p_err("%s", err);
+		ret = EXIT_FAIL;
 		goto out;
 	}
 
 	/* The records: chosen ones, or the loaded ones (and the history). */
 	dm = calloc(s.nr_mods + 1, sizeof(*dm));
 	if (!dm) {
-		msg("out of memory");
-		ret = EXIT_RESOLVE;
+		p_err("out of memory");
+		ret = EXIT_FAIL;
 		goto out;
 	}
 	for (i = 0; i < s.nr_mods; i++) {
@@ -350,7 +350,7 @@ int cmd_gdb(int argc, char **argv)
 
 				if (n != m && n->load_gen.ok && m->load_gen.ok &&
 				    n->load_gen.v > m->load_gen.v && overlaps(m, n)) {
-					msg("%s@%" PRIu64 " (unloaded) left out: %s@%" PRIu64 " was "
+					p_err("%s@%" PRIu64 " (unloaded) left out: %s@%" PRIu64 " was "
 					    "loaded into its memory later (select it with --module)",
 					    m->name, m->load_gen.v, n->name, n->load_gen.v);
 					want = 0;
@@ -363,15 +363,15 @@ int cmd_gdb(int argc, char **argv)
 		case KDBG_OK:
 			break;
 		case KDBG_MISSING:
-			msg("warning: %s: no %s.ko under %s: its symbols are left out", m->name,
+			p_warn("%s: no %s.ko under %s: its symbols are left out", m->name,
 			    m->name, moddir ? moddir : "(no modules directory)");
 			break;
 		case KDBG_COMPRESSED:
-			msg("warning: %s: %s: its symbols are left out", m->name, dm[nd].why);
+			p_warn("%s: %s: its symbols are left out", m->name, dm[nd].why);
 			break;
 		case KDBG_MISMATCH:
-			msg("%s: %s; left out", m->name, dm[nd].why);
-			ret = EXIT_RESOLVE;
+			p_err("%s: %s; left out", m->name, dm[nd].why);
+			ret = EXIT_FAIL;
 			break;
 		}
 		nd++;
@@ -379,30 +379,43 @@ int cmd_gdb(int argc, char **argv)
 	for (j = 0; j < nsel; j++)
 		if (!sels[j].used) {
 			if (sels[j].has_gen)
-				msg("--module %s@%" PRIu64 ": no such record", sels[j].name,
+				p_err("--module %s@%" PRIu64 ": no such record", sels[j].name,
 				    sels[j].gen);
 			else
-				msg("--module %s: no such record", sels[j].name);
-			ret = EXIT_RESOLVE;
+				p_err("--module %s: no such record", sels[j].name);
+			ret = EXIT_FAIL;
 		}
 
 	if (kdbg_out_open(&o, out, err, sizeof(err))) {
-		msg("%s", err);
-		ret = EXIT_RESOLVE;
+		p_err("%s", err);
+		ret = EXIT_FAIL;
 		goto out;
 	}
 	f = o.f;
-	if (json) {
-		fprintf(f, "{\"osrelease\":");
-		jstr(f, s.osrelease);
-		fprintf(f, ",\"build_id\":");
-		jstr(f, s.build_id);
-		fprintf(f, ",\"vmlinux\":");
-		jstr(f, v.path);
-		fprintf(f, ",\"offset\":\"0x%" PRIx64 "\",\"modules\":[", off);
-		for (i = 0; i < nd; i++, first = 0)
-			json_module(f, &dm[i], first);
-		fprintf(f, "]}\n");
+	if (json_output) {
+		/* The placement, to stdout or -o FILE: one object, as every --json. */
+		json_writer_t *jw = jsonw_new(f);
+
+		if (!jw) {
+			p_err("out of memory");
+			ret = EXIT_FAIL;
+			goto out;
+		}
+		jsonw_pretty(jw, pretty_output);
+		jsonw_start_object(jw);
+		jsonw_uint_field(jw, "schema", KRELOC_JSON_SCHEMA);
+		jsonw_string_field(jw, "osrelease", s.osrelease);
+		jsonw_string_field(jw, "build_id", s.build_id);
+		jsonw_string_field(jw, "vmlinux", v.path);
+		jsonw_hex_field(jw, "offset", off);
+		jsonw_name(jw, "modules");
+		jsonw_start_array(jw);
+		for (i = 0; i < nd; i++)
+			json_module(jw, &dm[i]);
+		jsonw_end_array(jw);
+		jsonw_end_object(jw);
+		fputc('\n', f);
+		jsonw_destroy(&jw);
 	} else {
 		fprintf(f, "# kreloc gdb: symbols of %s (%s, build id %s) from %s\n", s.osrelease,
 			s.arch, s.build_id, snap_path ? snap_path : "the running kernel");
@@ -421,8 +434,8 @@ int cmd_gdb(int argc, char **argv)
 		}
 	}
 	if (kdbg_out_commit(&o, 0, err, sizeof(err))) {
-		msg("%s", err);
-		ret = EXIT_RESOLVE;
+		p_err("%s", err);
+		ret = EXIT_FAIL;
 	}
 out:
 	for (i = 0; i < nd; i++)

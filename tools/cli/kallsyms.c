@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kkallsyms.c - `kreloc kallsyms`: a /proc/kallsyms of a recorded boot,
+ * kallsyms.c - `kreloc kallsyms`: a /proc/kallsyms of a recorded boot,
  * modules unloaded before the snapshot included, for perf --kallsyms and
  * any other tool that reads that format.
  */
@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "kcmd.h"
+#include "main.h"
+#include "debugfs.h"
 #include "kdbg.h"
 #include "../sysmap.h"
 
@@ -159,7 +160,7 @@ static size_t module_syms(FILE *f, int width, const struct kdbg_mod *d, const ch
 	return n;
 }
 
-int cmd_kallsyms(int argc, char **argv)
+int do_kallsyms(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "snapshot", required_argument, NULL, 's' },
@@ -178,7 +179,7 @@ int cmd_kallsyms(int argc, char **argv)
 	struct area areas[KSNAP_MAX_CORE];
 	struct core_out co = { 0 };
 	struct ksf_index ix = { 0 };
-	struct ksymfile v = { .fd = -1 };
+	struct ksymfile v = { 0 };
 	struct kdbg_mod *dm = NULL;
 	struct sysmap map = { 0 };
 	char err[1024], **tags = NULL;
@@ -205,7 +206,7 @@ int cmd_kallsyms(int argc, char **argv)
 			have_gen = 1;
 			break;
 		case 'o': out = optarg; break;
-		case 'j': json = 1; break;
+		case 'j': json_output = true; break;
 		case 'h': fputs(kallsyms_help, stdout); return 0;
 		default: return usage_err("kallsyms", "bad option");
 		}
@@ -214,59 +215,60 @@ int cmd_kallsyms(int argc, char **argv)
 		return usage_err("kallsyms", "unexpected argument '%s'", argv[optind]);
 	if (!map_path == !vmlinux)
 		return usage_err("kallsyms", "give exactly one of --system-map FILE and --vmlinux FILE");
-	if (json && (!out || !strcmp(out, "-")))
+	if (json_output && (!out || !strcmp(out, "-")))
 		return usage_err("kallsyms", "--json prints a summary: write the symbols with -o FILE");
 	if (moddir && (stat(moddir, &sb) || !S_ISDIR(sb.st_mode)))
 		return usage_err("kallsyms", "--modules-dir %s: %s", moddir,
 				 errno ? strerror(errno) : "not a directory");
-	if (snap_path ? ksnap_load(&s, snap_path, err, sizeof(err)) :
-	    ksnap_live(&s, root, &no_modules, err, sizeof(err))) {
-		msg("%s", err);
-		return EXIT_RESOLVE;
+	ret = snap_path ? (ksnap_load(&s, snap_path, err, sizeof(err)) ? EXIT_FAIL : EXIT_OK) :
+	      kreloc_live(&s, &no_modules, err, sizeof(err));
+	if (ret) {
+		p_err("%s", err);
+		return ret;
 	}
 	co.na = core_areas(&s, areas, &co.lowest);
 	co.a = areas;
 	co.width = s.ref_linked.ok && s.ref_linked.v <= 0xffffffffu ? 8 : 16;
 	if (!co.na) {
-		msg("kreloc published no offset for any core section of this boot (STATUS=%s)",
+		p_err("kreloc published no offset for any core section of this boot (STATUS=%s)",
 		    s.status);
-		ret = EXIT_RESOLVE;
+		ret = EXIT_FAIL;
 		goto out;
 	}
 	if (vmlinux) {
 		if (ksf_load(&v, vmlinux, 1, err, sizeof(err)) ||
 		    kdbg_check_vmlinux(&v, &s, err, sizeof(err))) {
-			msg("%s", err);
-			ret = EXIT_RESOLVE;
+			p_err("%s", err);
+			ret = EXIT_FAIL;
 			goto out;
 		}
 	} else {
 		const struct sysmap_sym *t;
 
 		if (sysmap_load(&map, map_path)) {
-			msg("%s", map.err);
-			ret = EXIT_RESOLVE;
+			p_err("%s", map.err);
+			ret = EXIT_FAIL;
 			goto out;
 		}
 		have_map = 1;
 		if (map.placeholder && !map.nr) {
-			msg("%s: Debian's placeholder System.map (the real one is in the "
+			p_err("%s: Debian's placeholder System.map (the real one is in the "
 			    "linux-image-*-dbg package)", map_path);
-			ret = EXIT_RESOLVE;
+			ret = EXIT_FAIL;
 			goto out;
 		}
 		t = sysmap_find(&map, "_text");
 		if (!t || !s.ref_linked.ok || t->addr != s.ref_linked.v) {
-			msg("%s: _text is %s, the snapshot's kernel links it at 0x%" PRIx64
+			p_err("%s: _text is %s, the snapshot's kernel links it at 0x%" PRIx64
 			    ": the map of another build", map_path, t ? "elsewhere" : "missing",
 			    s.ref_linked.v);
-			ret = EXIT_RESOLVE;
+			ret = EXIT_FAIL;
 			goto out;
 		}
 	}
 	if (moddir && ksf_index_dir(&ix, moddir, err, sizeof(err))) {
-		msg("%s", err);
-		ret = EXIT_RESOLVE;
+		p_err("%s", err);
+		ret = EXIT_FAIL;
 		goto out;
 	}
 
@@ -274,8 +276,8 @@ int cmd_kallsyms(int argc, char **argv)
 	tags = calloc(s.nr_mods + 1, sizeof(*tags));
 	counts = calloc(s.nr_mods + 1, sizeof(*counts));
 	if (!dm || !tags || !counts) {
-		msg("out of memory");
-		ret = EXIT_RESOLVE;
+		p_err("out of memory");
+		ret = EXIT_FAIL;
 		goto out;
 	}
 	for (i = 0; i < s.nr_mods; i++) {
@@ -296,15 +298,15 @@ int cmd_kallsyms(int argc, char **argv)
 		else if (asprintf(&tags[i], "%s@%" PRIu64, m->name, m->load_gen.v) < 0)
 			tags[i] = NULL;
 		if (!tags[i]) {
-			msg("out of memory");
-			ret = EXIT_RESOLVE;
+			p_err("out of memory");
+			ret = EXIT_FAIL;
 			goto out;
 		}
 		if (!plain && !have_gen) {
 			for (j = 0; j < i && strcmp(s.mods[j].name, m->name); j++)
 				;
 			if (j == i)
-				msg("warning: %s has %zu records: each is tagged [%s@LOAD_GEN]; give "
+				p_warn("%s has %zu records: each is tagged [%s@LOAD_GEN]; give "
 				    "--generation N (when perf record started) to tag the one live "
 				    "then [%s]", m->name, same, m->name, m->name);
 		}
@@ -312,22 +314,22 @@ int cmd_kallsyms(int argc, char **argv)
 		case KDBG_OK:
 			break;
 		case KDBG_MISSING:
-			msg("warning: %s: no %s.ko%s%s: its symbols are left out", m->name, m->name,
+			p_warn("%s: no %s.ko%s%s: its symbols are left out", m->name, m->name,
 			    moddir ? " under " : " (no --modules-dir)", moddir ? moddir : "");
 			break;
 		case KDBG_COMPRESSED:
-			msg("warning: %s: %s: its symbols are left out", m->name, dm[i].why);
+			p_warn("%s: %s: its symbols are left out", m->name, dm[i].why);
 			break;
 		case KDBG_MISMATCH:
-			msg("%s: %s; left out", m->name, dm[i].why);
-			ret = EXIT_RESOLVE;
+			p_err("%s: %s; left out", m->name, dm[i].why);
+			ret = EXIT_FAIL;
 			break;
 		}
 	}
 
 	if (kdbg_out_open(&o, out, err, sizeof(err))) {
-		msg("%s", err);
-		ret = EXIT_RESOLVE;
+		p_err("%s", err);
+		ret = EXIT_FAIL;
 		goto out;
 	}
 	co.f = o.f;
@@ -342,41 +344,33 @@ int cmd_kallsyms(int argc, char **argv)
 		if (dm[i].status == KDBG_OK)
 			counts[i] = module_syms(o.f, co.width, &dm[i], tags[i]);
 	if (kdbg_out_commit(&o, 0, err, sizeof(err))) {
-		msg("%s", err);
-		ret = EXIT_RESOLVE;
+		p_err("%s", err);
+		ret = EXIT_FAIL;
 		goto out;
 	}
-	if (json) {
-		printf("{\"output\":");
-		jstr(stdout, out);
-		printf(",\"osrelease\":");
-		jstr(stdout, s.osrelease);
-		printf(",\"core_symbols\":%zu,\"core_left_out\":%zu,\"modules\":[", co.written,
-		       co.dropped);
+	if (json_output) {
+		json_doc_begin();
+		jsonw_string_field(json_wtr, "output", out);
+		jsonw_string_field(json_wtr, "osrelease", s.osrelease);
+		jsonw_uint_field(json_wtr, "core_symbols", co.written);
+		jsonw_uint_field(json_wtr, "core_left_out", co.dropped);
+		jsonw_name(json_wtr, "modules");
+		jsonw_start_array(json_wtr);
 		for (i = 0; i < s.nr_mods; i++) {
-			printf("%s{\"name\":", i ? "," : "");
-			jstr(stdout, s.mods[i].name);
-			printf(",\"tag\":");
-			jstr(stdout, tags[i]);
-			printf(",\"state\":");
-			jstr(stdout, s.mods[i].state);
-			printf(",\"load_gen\":");
-			jdec(stdout, &s.mods[i].load_gen);
-			printf(",\"unload_gen\":");
-			jdec(stdout, &s.mods[i].unload_gen);
-			printf(",\"ko\":");
-			if (dm[i].path)
-				jstr(stdout, dm[i].path);
-			else
-				fputs("null", stdout);
-			printf(",\"status\":\"%s\",\"reason\":", st[dm[i].status]);
-			if (dm[i].why[0])
-				jstr(stdout, dm[i].why);
-			else
-				fputs("null", stdout);
-			printf(",\"symbols\":%zu}", counts[i]);
+			jsonw_start_object(json_wtr);
+			jsonw_string_field(json_wtr, "name", s.mods[i].name);
+			jsonw_string_field(json_wtr, "tag", tags[i]);
+			jsonw_string_field(json_wtr, "state", s.mods[i].state);
+			kdbg_json_gen("load_gen", &s.mods[i].load_gen);
+			kdbg_json_gen("unload_gen", &s.mods[i].unload_gen);
+			jsonw_string_field(json_wtr, "ko", dm[i].path);
+			jsonw_string_field(json_wtr, "status", st[dm[i].status]);
+			jsonw_string_field(json_wtr, "reason", dm[i].why[0] ? dm[i].why : NULL);
+			jsonw_uint_field(json_wtr, "symbols", counts[i]);
+			jsonw_end_object(json_wtr);
 		}
-		printf("]}\n");
+		jsonw_end_array(json_wtr);
+		json_doc_end();
 	}
 out:
 	for (i = 0; dm && i < s.nr_mods; i++)

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* debugfs.h - the kreloc module's files in /sys/kernel/debug/kreloc, as the CLI uses them. */
+#ifndef KRELOC_DEBUGFS_H
+#define KRELOC_DEBUGFS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "ksnap.h"
+
+#define KRELOC_DEBUGFS_DIR "/sys/kernel/debug/kreloc"
+
+/*
+ * Read the running kernel's model (info, sections, anchors, modules and
+ * each record's module/NAME@LOAD_GEN) as one consistent moment: GENERATION
+ * is read before and after, and everything again while it moves.  Live
+ * modules without a BUILD_ID column get theirs from /sys/module/NAME/notes.
+ * A missing `modules` file (kreloc without module tracking) sets
+ * *no_modules.  Returns EXIT_OK, or EXIT_FAIL/EXIT_REFUSED with err set.
+ */
+int kreloc_live(struct ksnap *s, int *no_modules, char *err, size_t errlen);
+
+struct lookup_answer {
+	uint64_t addr, probe;
+	char module[64];		/* "" for the core kernel */
+	char type[32];
+};
+
+/*
+ * Ask the module's `lookup` file.  Returns EXIT_OK with *a filled, -1 if
+ * there is no lookup file (an older kreloc: the caller may fall back), or
+ * an exit code with the reason printed: the kernel's own "ERR ENAME
+ * reason" line when it gives one, and for EPERM whether lockdown or the
+ * caller's credentials refused.
+ */
+int kreloc_lookup(const char *spec, struct lookup_answer *a);
+
+/*
+ * Why the kernel answered EPERM/EACCES for path: kernel lockdown (with its
+ * mode from /sys/kernel/security/lockdown) or credentials.  Static buffer.
+ */
+const char *kreloc_eperm_reason(const char *path);
+
+#endif

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kreloc - show the running kernel's relocation, save it as a snapshot,
+ * resolve addresses offline, and place kprobes from link-time addresses.
+ *
+ * main.c holds only the global options, the command table and the
+ * dispatcher; each command is in its own file (see main.h).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "main.h"
+#include "decompress.h"
+#include "ksnap.h"
+
+static int do_help(int argc, char **argv);
+
+static const struct cmd cmds[] = {
+	{ "show", do_show, "show the running kernel's relocation (debugfs)" },
+	{ "snapshot", do_snapshot, "save it for offline use" },
+	{ "resolve", do_resolve, "runtime addresses -> symbol+offset, offline" },
+	{ "probe", do_probe, "add/remove a kprobe from a symbol or link-time address" },
+	{ "gdb", do_gdb, "a gdb script: vmlinux and every module section where they run" },
+	{ "kallsyms", do_kallsyms, "a /proc/kallsyms of the snapshot's boot, for perf" },
+	{ "version", do_version, "version and compiled-in features" },
+	{ "help", do_help, "this text" },
+	{ NULL, NULL, NULL },
+};
+
+static void usage(FILE *f)
+{
+	const struct cmd *c;
+
+	fprintf(f, "Usage: kreloc [OPTIONS] COMMAND [ARGS]\n\n"
+		"Options: -j|--json  -p|--pretty (JSON, indented)  -V|--version  -h|--help\n\n"
+		"Commands (a unique prefix will do):\n");
+	for (c = cmds; c->name; c++)
+		fprintf(f, "  %-9s %s\n", c->name, c->help);
+	fprintf(f, "\n'kreloc COMMAND --help' for details; man kreloc(8).\n"
+		"Exit: 0 ok, 1 resolution failed, 2 usage, 3 kernel refused.\n");
+}
+
+static int do_help(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	usage(stdout);
+	return EXIT_OK;
+}
+
+int do_version(int argc, char **argv)
+{
+	static const enum kdc_format fmts[] = { KDC_XZ, KDC_ZSTD, KDC_GZIP };
+	size_t i;
+	int first = 1;
+
+	if (argc > 1 && strcmp(argv[1], "--json") && strcmp(argv[1], "-j"))
+		return usage_err("version", "unexpected argument '%s'", argv[1]);
+	if (argc > 1)
+		json_output = true;
+	if (json_output) {
+		json_doc_begin();
+		jsonw_string_field(json_wtr, "version", KRELOC_VERSION);
+		jsonw_uint_field(json_wtr, "snapshot_format", KSNAP_VERSION);
+		jsonw_name(json_wtr, "features");
+		jsonw_start_object(json_wtr);
+		for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
+			jsonw_bool_field(json_wtr, kdc_name(fmts[i]), kdc_supported(fmts[i]));
+		jsonw_end_object(json_wtr);
+		json_doc_end();
+		return EXIT_OK;
+	}
+	printf("kreloc v%s\nsnapshot format %d (reads 1..%d)\nfeatures:", KRELOC_VERSION,
+	       KSNAP_VERSION, KSNAP_VERSION);
+	for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
+		if (!kdc_supported(fmts[i]))
+			continue;
+		printf("%s%s", first ? " " : ", ", kdc_name(fmts[i]));
+		first = 0;
+	}
+	printf("%s\n", first ? " none (no compressed modules)" : "");
+	return EXIT_OK;
+}
+
+int cmd_select(const struct cmd *table, int argc, char **argv, int (*help)(int, char **))
+{
+	const struct cmd *c, *hit = NULL;
+	size_t n;
+	int matches = 0;
+
+	if (argc < 1 || !argv[0])
+		return help(argc, argv);
+	n = strlen(argv[0]);
+	for (c = table; c->name; c++) {
+		if (!strcmp(c->name, argv[0])) {
+			hit = c;
+			matches = 1;
+			break;
+		}
+		if (n && !strncmp(c->name, argv[0], n)) {
+			hit = c;
+			matches++;
+		}
+	}
+	if (matches == 1) {
+		optind = 0;	/* GNU getopt: start afresh for the command */
+		return hit->func(argc, argv);
+	}
+	if (matches > 1) {
+		fprintf(stderr, "kreloc: '%s' is ambiguous:", argv[0]);
+		for (c = table; c->name; c++)
+			if (!strncmp(c->name, argv[0], n))
+				fprintf(stderr, " %s", c->name);
+		fputc('\n', stderr);
+	} else {
+		fprintf(stderr, "kreloc: unknown command '%s'\n", argv[0]);
+	}
+	usage(stderr);
+	return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "root", required_argument, NULL, 'R' },	/* hidden: a fake / for tests */
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *env = getenv("KRELOC_ROOT");
+	static char rbuf[4096];
+	int c, ret, version = 0;
+
+	/* Output reaches a pipe line by line (resolve behind trace_pipe). */
+	setlinebuf(stdout);
+	if (env)
+		root = env;
+	while ((c = getopt_long(argc, argv, "+jpVh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': json_output = true; break;
+		case 'p': json_output = pretty_output = true; break;
+		case 'V': version = 1; break;
+		case 'h': usage(stdout); return EXIT_OK;
+		case 'R': root = optarg; break;
+		default: usage(stderr); return EXIT_USAGE;
+		}
+	}
+	/* A trailing '/' on --root would double up in paths. */
+	if (*root && root[strlen(root) - 1] == '/') {
+		snprintf(rbuf, sizeof(rbuf), "%s", root);
+		rbuf[strlen(rbuf) - 1] = '\0';
+		root = rbuf;
+	}
+	json_wtr = jsonw_new(stdout);
+	if (!json_wtr) {
+		fprintf(stderr, "kreloc: out of memory\n");
+		return EXIT_FAIL;
+	}
+	if (version) {
+		char *vargv[] = { (char *)"version", NULL };
+
+		ret = do_version(1, vargv);
+	} else if (optind >= argc) {
+		usage(stderr);
+		ret = EXIT_USAGE;
+	} else {
+		ret = cmd_select(cmds, argc - optind, argv + optind, do_help);
+	}
+	jsonw_destroy(&json_wtr);
+	if (fflush(stdout) && !ret) {
+		fprintf(stderr, "kreloc: stdout: %s\n", strerror(errno));
+		ret = EXIT_FAIL;
+	}
+	return ret;
+}

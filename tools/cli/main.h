@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * main.h - what the kreloc CLI's command files share.
+ *
+ * The layout follows bpftool: main.c parses the global options and
+ * dispatches on the first word through a table; each command lives in its
+ * own file with a do_NAME(argc, argv) entry point, its own options and
+ * --help.  To add a command:
+ *   1. NAME.c with `int do_NAME(int argc, char **argv)` (declared below);
+ *   2. one line in the cmds[] table in main.c;
+ *   3. Documentation/kreloc-NAME.8 (installed by make install);
+ *   4. its words in bash-completion/kreloc.
+ * Output: text on stdout; with --json one JSON object per invocation,
+ * started by json_doc_begin() (it carries "schema": KRELOC_JSON_SCHEMA);
+ * errors through p_err(), which in JSON mode prints {"schema":..,"error":..}
+ * on stdout.  Exit codes: the EXIT_* below, as kreloc(8) documents them.
+ */
+#ifndef KRELOC_MAIN_H
+#define KRELOC_MAIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "json_writer.h"
+
+#define EXIT_OK		0
+#define EXIT_FAIL	1	/* resolution failed, bad input data, kreloc not loaded */
+#define EXIT_USAGE	2
+#define EXIT_REFUSED	3	/* the kernel refused (EPERM, lockdown, kprobes) */
+
+/* Bumped only when a JSON member changes meaning; members are added freely. */
+#define KRELOC_JSON_SCHEMA 1
+
+#ifndef KRELOC_VERSION
+#define KRELOC_VERSION "unknown"
+#endif
+
+extern const char *root;		/* --root / KRELOC_ROOT: a fake / for tests */
+extern bool json_output, pretty_output;
+extern json_writer_t *json_wtr;
+
+void p_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void p_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "kreloc CMD: reason" + a hint to --help; returns EXIT_USAGE. */
+int usage_err(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Start/end the invocation's JSON object (with "schema"). */
+void json_doc_begin(void);
+void json_doc_end(void);
+
+/* ROOT + rel into buf. */
+void path_in(char *buf, size_t len, const char *rel);
+/* EXIT_REFUSED for EPERM/EACCES, else EXIT_FAIL. */
+int exit_for_errno(int e);
+
+struct cmd {
+	const char *name;
+	int (*func)(int argc, char **argv);
+	const char *help;
+};
+
+/*
+ * Run the command named by argv[0] (an exact name or a unique prefix of
+ * one) with argv[0..argc); without argv[0], help().
+ */
+int cmd_select(const struct cmd *cmds, int argc, char **argv, int (*help)(int, char **));
+
+int do_show(int argc, char **argv);
+int do_snapshot(int argc, char **argv);
+int do_resolve(int argc, char **argv);
+int do_probe(int argc, char **argv);
+int do_gdb(int argc, char **argv);
+int do_kallsyms(int argc, char **argv);
+int do_version(int argc, char **argv);
+
+#endif
