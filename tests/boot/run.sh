@@ -39,26 +39,29 @@ step() { log "boot tests: $* ($(( $(date +%s) - t0 ))s)"; }
 # Each block states its plan when it begins and prints every result at
 # once, so a run that aborts midway (set -e) still shows what ran, and
 # rig/ktap.sh counts every planned result that never came as failed.
+# They go to fd 3, the script's stdout: a caller's redirection of a check's
+# output (t_ok DESC CMD >LOG) must not take the result line with it.
+exec 3>&1
 T_NAME='' T_N=0 T_FAIL=0
 t_begin() {	# t_begin NAME PLANNED
 	T_NAME="$1" T_N=0 T_FAIL=0
-	printf 'KRELOC-TEST-BEGIN %s\nTAP version 13\n1..%s\n' "$T_NAME" "$2"
+	printf 'KRELOC-TEST-BEGIN %s\nTAP version 13\n1..%s\n' "$T_NAME" "$2" >&3
 }
 # t_ok DESC CMD...: one result, from CMD's exit status.
 t_ok() {
 	local desc="$1"
 	shift
 	T_N=$((T_N + 1))
-	if "$@"; then
-		echo "ok $T_N $desc"
+	if "$@" 3>&-; then
+		echo "ok $T_N $desc" >&3
 	else
-		echo "not ok $T_N $desc"
+		echo "not ok $T_N $desc" >&3
 		T_FAIL=1
 	fi
 }
-t_skip() { T_N=$((T_N + 1)); echo "ok $T_N $1 # SKIP $2"; }
-t_diag() { sed 's/^/# /' <<<"$*"; }
-t_end() { echo "KRELOC-TEST-END $T_NAME rc=$T_FAIL"; }
+t_skip() { T_N=$((T_N + 1)); echo "ok $T_N $1 # SKIP $2" >&3; }
+t_diag() { sed 's/^/# /' <<<"$*" >&3; }
+t_end() { echo "KRELOC-TEST-END $T_NAME rc=$T_FAIL" >&3; }
 
 # --- the source tree, as the lead's Makefile will have it ------------------
 src="$work/src"
