@@ -49,6 +49,13 @@ static int gen(struct sysmap *m, long n, unsigned int seed)
 		 * object: kallsyms knows where it ends.  (After the last one
 		 * may come what has no symbol, such as ppc64 module .stubs.)
 		 */
+		/*
+		 * Not modules: memory the kernel takes in the module area for
+		 * itself ([__builtin__kprobes] instruction slots, [bpf] JIT),
+		 * of which no snapshot has a record.
+		 */
+		if (s->module && (!strncmp(s->module, "__builtin__", 11) || !strcmp(s->module, "bpf")))
+			continue;
 		if (is_text(s) && is_text(next) && next->addr > s->addr &&
 		    next->addr - s->addr < 0x10000 &&
 		    !strcmp(s->module ? s->module : "", next->module ? next->module : ""))
