@@ -112,8 +112,11 @@ $K probe --dry-run "vmlinux:$LINKED" > /tmp/p 2>&1; rc=$?
 diag /tmp/p
 check "kreloc probe vmlinux:$LINKED ($FN) with kreloc loaded -> kallsyms' $rt (exit $rc)" \
 	grep -qx "p:kreloc/vmlinux_${LINKED#0x} $rt" /tmp/p
-# sym and sym+0x10: where the kernel's kprobes put them.
-for spec in "$FN" "$FN+0x10"; do
+# sym and sym+OFF: where the kernel's kprobes put them (OFF: the first
+# instruction boundary past 8 the kernel accepts a probe at).
+off=9
+while [ $off -lt 40 ] && [ -z "$(kernel_probe "$FN+$off")" ]; do off=$((off + 1)); done
+for spec in "$FN" "$FN+$(printf '0x%x' $off)"; do
 	want=$(kernel_probe "$spec")
 	$K probe --dry-run "$spec" > /tmp/p 2>&1; rc=$?
 	got=$(awk '{print $2}' /tmp/p)
@@ -121,7 +124,7 @@ for spec in "$FN" "$FN+0x10"; do
 	check "kreloc probe $spec: $got, where the kernel's own kprobe goes ($want, exit $rc)" \
 		[ -n "$want" -a "$got" = "$want" ]
 done
-if grep -q ' \[vfat\]$' /proc/kallsyms; then
+if awk '$4 == "[vfat]" {f = 1} END {exit !f}' /proc/kallsyms; then
 	$K probe --group kt --event m vfat:vfat_create > /tmp/p 2>&1; rc=$?
 	diag /tmp/p
 	check "kreloc probe vfat:vfat_create: MOD:SYM+0x0, which the kernel takes (exit $rc)" \
@@ -277,8 +280,9 @@ cls="$work/stage"
 	"$K" resolve --snapshot "$work/snap" --system-map "$map" --modules-dir "$cls" - \
 		< "$work/addrs" > "$work/resolved" 2> "$work/resolve.err" || true
 	check 2 "resolve --system-map --modules-dir -: 10000 addresses of boot 1 (core and modules)" "$work/resolved"
-	"$K" resolve --snapshot "$work/snap" --kallsyms "$work/kallsyms2" $(cat "$work/addrs") \
-		> "$work/resolved2" 2>/dev/null || true
+	# shellcheck disable=SC2046
+	"$K" resolve --snapshot "$work/snap" --kallsyms "$work/kallsyms2" --modules-dir "$cls" \
+		$(cat "$work/addrs") > "$work/resolved2" 2>/dev/null || true
 	check 3 "resolve --kallsyms (saved on boot 2) ADDR...: the same addresses as arguments" "$work/resolved2"
 	if [ -n "${VMLINUX:-}" ] && [ -f "$VMLINUX" ]; then
 		"$K" resolve --snapshot "$work/snap" --vmlinux "$VMLINUX" --modules-dir "$cls" - \
