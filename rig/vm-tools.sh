@@ -153,9 +153,8 @@ diag /tmp/p
 [ -n "$dup" ] || errline="(no duplicate name in kallsyms)"
 case "$errline" in
 "ERR "*)
-	reason=${errline#ERR * }
-	check "kreloc probe $dup (duplicate): exit 1, the kernel's reason '$reason' (exit $rc)" \
-		sh -c '[ '"$rc"' = 1 ] && grep -qF "$1" /tmp/p' sh "$reason" ;;
+	check "kreloc probe $dup (duplicate): exit 1, the kernel's line '$errline' (exit $rc)" \
+		sh -c '[ '"$rc"' = 1 ] && grep -qF "$1" /tmp/p' sh "$errline" ;;
 *)
 	skip "kreloc probe $dup: the kernel's reason" "this kreloc module prints no ERR line ($errline)" ;;
 esac

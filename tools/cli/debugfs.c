@@ -408,21 +408,25 @@ static int errno_of(const char *name)
 	return EIO;
 }
 
-/* Print the kernel's "ERR ENAME reason" line; returns the exit code. */
-static int report_err_line(const char *path, const char *spec, char *line)
+/*
+ * Print the kernel's "ERR ENAME reason" line as it is; returns the exit
+ * code.  ENAME is a number on kernels without CONFIG_SYMBOLIC_ERRNAME.
+ */
+static int report_err_line(const char *path, const char *spec, const char *line)
 {
-	char *name = line + 4, *reason;
+	const char *name = line + 4;
+	char ename[32];
 	int e;
 
-	reason = name + strcspn(name, " ");
-	if (*reason)
-		*reason++ = '\0';
-	e = errno_of(name);
-	if (e == EPERM || e == EACCES)
-		p_err("%s: %s: the kernel says: %s (%s); %s", path, spec, reason, name,
-		      kreloc_eperm_reason(path));
+	snprintf(ename, sizeof(ename), "%.*s", (int)strcspn(name, " "), name);
+	if (ename[0] >= '0' && ename[0] <= '9')
+		e = atoi(ename);
 	else
-		p_err("%s: %s: the kernel says: %s (%s)", path, spec, reason, name);
+		e = errno_of(ename);
+	if (e == EPERM || e == EACCES)
+		p_err("%s: %s: %s; %s", path, spec, line, kreloc_eperm_reason(path));
+	else
+		p_err("%s: %s: %s", path, spec, line);
 	return exit_for_errno(e);
 }
 
