@@ -10,6 +10,8 @@
 # the build must refuse it), the other builds take the link-time map, and a
 # map shifted by 2 MiB, whose anchors all agree, must be refused because the
 # kernel's own VMCOREINFO offset differs.
+# KRELOC_RUN_TAG=NAME puts the work dir at $CACHE/run/NAME-KVER, so that two
+# runs for one kernel (two trees) never share it.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -19,7 +21,7 @@ envf="$1" other_map="$2" results="$3"
 top=$(cd "$(dirname "$0")/.." && pwd)
 map=$("$top/rig/groundtruth.sh" "$envf")
 ksft=$("$top/rig/linux-source.sh")/tools/testing/selftests
-work="$CACHE/run/$KVER"
+work="$CACHE/run/${KRELOC_RUN_TAG:+$KRELOC_RUN_TAG-}$KVER"
 rm -rf "$work"
 mkdir -p "$work/stage/kreloc/modules"
 

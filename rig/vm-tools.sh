@@ -17,7 +17,8 @@
 #   --modules-dir, --kallsyms saved on boot 2, --vmlinux where it has
 #   symbols, stdin behind a pipe, --json), each checked against boot 1's
 #   /proc/kallsyms, count for count.
-# Appends "passed failed skipped" to RESULTS.
+# Appends "passed failed skipped" to RESULTS.  KRELOC_RUN_TAG: as in
+# vm-tests.sh.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -27,7 +28,7 @@ envf="$1" results="$2"
 top=$(cd "$(dirname "$0")/.." && pwd)
 need_pkgs kmod liblzma-dev libzstd-dev zlib1g-dev python3
 map=$("$top/rig/groundtruth.sh" "$envf")
-work="$CACHE/run/tools-$KVER"
+work="$CACHE/run/${KRELOC_RUN_TAG:+$KRELOC_RUN_TAG-}tools-$KVER"
 rm -rf "$work"
 mkdir -p "$work/stage/kreloc"
 make -s -C "$top/tools/cli" kreloc >&2
