@@ -330,6 +330,22 @@ else
 	skip "probe vmlinux: with a lookup file" "no $MAP"
 	skip "probe: a freed init link-time address" "no $MAP"
 fi
+# lookup's ERR line, printed as the kernel wrote it.  A regular file stands
+# in for kreloc's lookup: the CLI writes the spec at offset 0 and reads from
+# 0, so with the spec "ERR" the file reads back unchanged.
+L="$R/sys/kernel/debug/kreloc/lookup"
+printf 'ERR ENOTUNIQ ERR: 2 symbols of that name\n' > "$L"
+run qe1 --root "$R" probe --dry-run ERR
+expect_rc qe1 1 'lookup: ERR: ERR ENOTUNIQ ERR: 2 symbols of that name$' \
+	"probe: lookup's ERR line printed whole, exit 1"
+printf 'ERR EPERM lockdown (debugfs access): lookup writes are refused\n' > "$L"
+run qe2 --root "$R" probe --dry-run ERR
+expect_rc qe2 3 'ERR EPERM lockdown \(debugfs access\): lookup writes are refused' \
+	"probe: lookup's ERR EPERM line printed, exit 3"
+printf 'ERR 1 lockdown (debugfs access): lookup writes are refused\n' > "$L"
+run qe3 --root "$R" probe --dry-run ERR
+expect_rc qe3 3 'ERR 1 lockdown' "probe: a numeric ERR name (no CONFIG_SYMBOLIC_ERRNAME) is the errno: 1 = EPERM, exit 3"
+rm "$L"
 run q6 --root "$R" probe --dry-run vfat:vfat_create+4
 check "probe mod:sym+off -> MOD:SYM+0xOFF (the kernel re-arms it on reload)" \
 	test "$(cat "$W/q6.out")" = "p:kreloc/vfat_vfat_create_4 vfat:vfat_create+0x4"
