@@ -631,7 +631,7 @@ int main(int argc, char **argv)
 		ksft_exit_skip("must be run as root\n");
 	if (access(kreloc_ko, R_OK) || access(test_ko, R_OK) || access(dummy_ko, R_OK))
 		ksft_exit_skip("modules not found\n");
-	ksft_set_plan(16);
+	ksft_set_plan(18);
 
 	test_before_and_sysfs();
 	test_module_list();
