@@ -187,6 +187,14 @@ echo "SNAPSHOT-BEGIN"; cat /tmp/snap; echo "SNAPSHOT-END"
 echo "JSON-BEGIN"; cat /tmp/show.json; echo "JSON-END"
 # compressed: the serial port moves about 100 KB/s under TCG
 echo "KALLSYMS-BEGIN"; gzip -1 -c /proc/kallsyms | base64; echo "KALLSYMS-END"
+# Where each module section starts, from the kernel: addrcheck gen takes
+# no point that kallsyms would place in a symbol but lies in a later section.
+echo "MODSECT-BEGIN"
+for d in /sys/module/*/sections; do
+	m=${d%/sections}; m=${m##*/}
+	for f in "$d"/.* "$d"/*; do [ -f "$f" ] && echo "$m ${f##*/} $(cat "$f")"; done
+done
+echo "MODSECT-END"
 EOT
 chmod +x "$work/stage/kreloc/job"
 "$top/rig/run-vm.sh" "${kaddr[@]}" "$envf" "$work/stage" "$work/console1.log" "" "$work/out1.log" || true
@@ -194,6 +202,7 @@ sect() { tr -d '\r' < "$1" | sed -n "/^$2-BEGIN\$/,/^$2-END\$/p" | sed '1d;$d'; 
 sect "$work/out1.log" SNAPSHOT > "$work/snap"
 sect "$work/out1.log" JSON > "$work/show.json"
 sect "$work/out1.log" KALLSYMS | base64 -d | gzip -dc > "$work/kallsyms1" || true
+sect "$work/out1.log" MODSECT > "$work/modsect1"
 
 # Boot 2: probes for real, at another offset (the BE kernel at its link address).
 cat > "$work/stage/kreloc/job" <<'EOT'
@@ -267,7 +276,7 @@ cls="$work/stage"
 	else
 		echo "not ok 1 boot 1 gave a snapshot and its /proc/kallsyms (module symbols: $have_mods)"
 	fi
-	"$work/addrcheck" gen "$work/kallsyms1" 10000 42 > "$work/addrs"
+	"$work/addrcheck" gen "$work/kallsyms1" 10000 42 "$work/modsect1" > "$work/addrs"
 	# check N DESC FILE...: addrcheck's verdict on a resolve output, count for count
 	check() {
 		local num="$1" desc="$2" res

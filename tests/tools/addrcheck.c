@@ -2,7 +2,8 @@
 /*
  * addrcheck - ground truth for the resolve test in the VM rig.
  *
- *   addrcheck gen KALLSYMS N SEED     print N runtime addresses: random
+ *   addrcheck gen KALLSYMS N SEED [SECTIONS]
+ *                                     print N runtime addresses: random
  *                                     points inside text symbols of the
  *                                     core kernel and of modules
  *   addrcheck check KALLSYMS ADDRS RESOLVED
@@ -10,7 +11,14 @@
  *                                     the addresses in ADDRS (gen's
  *                                     output) against the same kallsyms
  *
- * KALLSYMS is /proc/kallsyms saved on the boot the addresses come from.
+ * KALLSYMS is /proc/kallsyms saved on the boot the addresses come from;
+ * SECTIONS, lines "MODULE SECTION ADDRESS" read from that boot's
+ * /sys/module/MODULE/sections/.  kallsyms has no sizes: a symbol is taken to
+ * end where the next one begins, which is wrong where a module section
+ * starts in between (ppc64le bridge: .exit.text begins 8 bytes before
+ * br_deinit, after the last .init.text function), so gen takes no point
+ * from a symbol with a section of its module starting after it, before
+ * the next symbol.
  * RESOLVED must have exactly one line per address of ADDRS, in order,
  * starting with that address: a missing, extra or reordered line is
  * wrong, so empty output fails.  A resolved line "ADDR SYM+0xOFF [MOD]
@@ -36,6 +44,48 @@ static int is_text(const struct sysmap_sym *s)
 	return (s->type == 'T' || s->type == 't') && s->addr;
 }
 
+struct msect {
+	char mod[64];
+	uint64_t addr;
+};
+
+static struct msect *msects;
+static size_t nr_msects;
+
+static int load_sections(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char mod[64], name[128];
+	uint64_t addr;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %127s %" SCNx64, mod, name, &addr) == 3) {
+		struct msect *n = realloc(msects, (nr_msects + 1) * sizeof(*n));
+
+		if (!n) {
+			fclose(f);
+			return -1;
+		}
+		msects = n;
+		snprintf(msects[nr_msects].mod, sizeof(msects[nr_msects].mod), "%s", mod);
+		msects[nr_msects++].addr = addr;
+	}
+	fclose(f);
+	return 0;
+}
+
+/* A section of module @mod starts in (@lo, @hi). */
+static int section_starts_within(const char *mod, uint64_t lo, uint64_t hi)
+{
+	size_t i;
+
+	for (i = 0; mod && i < nr_msects; i++)
+		if (msects[i].addr > lo && msects[i].addr < hi && !strcmp(msects[i].mod, mod))
+			return 1;
+	return 0;
+}
+
 static int gen(struct sysmap *m, long n, unsigned int seed)
 {
 	size_t i, nt = 0, *t = malloc(m->nr * sizeof(*t) + 1);
@@ -58,7 +108,8 @@ static int gen(struct sysmap *m, long n, unsigned int seed)
 			continue;
 		if (is_text(s) && is_text(next) && next->addr > s->addr &&
 		    next->addr - s->addr < 0x10000 &&
-		    !strcmp(s->module ? s->module : "", next->module ? next->module : ""))
+		    !strcmp(s->module ? s->module : "", next->module ? next->module : "") &&
+		    !section_starts_within(s->module, s->addr, next->addr))
 			t[nt++] = i;
 	}
 	if (!nt)
@@ -159,11 +210,16 @@ int main(int argc, char **argv)
 	struct sysmap m;
 
 	if (argc < 4 || sysmap_load(&m, argv[2])) {
-		fprintf(stderr, "usage: addrcheck gen KALLSYMS N SEED | check KALLSYMS ADDRS RESOLVED\n");
+		fprintf(stderr, "usage: addrcheck gen KALLSYMS N SEED [SECTIONS] | check KALLSYMS ADDRS RESOLVED\n");
 		return 2;
 	}
-	if (!strcmp(argv[1], "gen") && argc == 5)
+	if (!strcmp(argv[1], "gen") && (argc == 5 || argc == 6)) {
+		if (argc == 6 && load_sections(argv[5])) {
+			perror(argv[5]);
+			return 2;
+		}
 		return gen(&m, atol(argv[3]), (unsigned int)atoi(argv[4]));
+	}
 	if (!strcmp(argv[1], "check") && argc == 5)
 		return check(&m, argv[3], argv[4]);
 	return 2;
