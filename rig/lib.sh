@@ -49,28 +49,112 @@ need_pkgs() {
 	} || die "apt-get install ${missing[*]} failed"
 }
 
-# fetch_deb PKG: download PKG (name or name:arch) into the cache, print its path.
+# --- Other Debian releases --------------------------------------------------
+# The host is bookworm.  Other releases are read through a private apt
+# configuration under the cache ($CACHE/apt/RELEASE), never through this
+# machine's sources; rig/root.sh makes debootstrapped roots of them.
+DEBIAN_MIRROR="${KRELOC_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+DEBIAN_SECURITY="${KRELOC_DEBIAN_SECURITY:-http://deb.debian.org/debian-security}"
+HOST_RELEASE=bookworm
+
+# rel_sources RELEASE: its sources.list (updates, security; backports on trixie).
+rel_sources() {
+	case "$1" in
+	bullseye|bookworm|trixie) ;;
+	*) die "unknown Debian release '$1'" ;;
+	esac
+	echo "deb $DEBIAN_MIRROR $1 main"
+	echo "deb $DEBIAN_MIRROR $1-updates main"
+	echo "deb $DEBIAN_SECURITY $1-security main"
+	[ "$1" != trixie ] || echo "deb $DEBIAN_MIRROR $1-backports main"
+}
+
+# rel_apt RELEASE apt-get|apt-cache ARGS...: apt on RELEASE's indexes (the
+# host's own for bookworm), refreshed once a day.
+rel_apt() {
+	local rel="$1" d o
+	shift
+	if [ "$rel" = "$HOST_RELEASE" ]; then
+		apt_update_once
+		"$@"
+		return
+	fi
+	d="$CACHE/apt/$rel"
+	o=(-o Dir::Etc::SourceList="$d/sources.list" -o Dir::Etc::SourceParts=/nonexistent
+		-o Dir::State::Lists="$d/lists" -o Dir::State::status="$d/status"
+		-o Dir::Cache="$d/cache" -o APT::Sandbox::User=root -o Debug::NoLocking=1
+		-o APT::Architectures::=amd64)
+	if [ -z "$(find "$d/lists" -maxdepth 1 -name '*_Packages*' -mmin -1440 2>/dev/null | head -1)" ]; then
+		mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
+		rel_sources "$rel" > "$d/sources.list"
+		: >> "$d/status"
+		flock -w 1800 "$d/.lock" apt-get "${o[@]}" -qq update >&2 ||
+			log "warning: apt-get update for $rel reported errors"
+	fi
+	"$1" "${o[@]}" "${@:2}"
+}
+
+# fetch_deb PKG [RELEASE]: download PKG (name or name:arch) of RELEASE
+# (default: the host's) into the cache, print its path.
 fetch_deb() {
-	local pkg="$1" name arch ver f
+	local pkg="$1" rel="${2:-$HOST_RELEASE}" name arch ver f
 	name="${pkg%%:*}"
-	apt_update_once
-	ver=$(apt-cache policy "$pkg" | awk '/Candidate:/ {print $2}')
-	[ -n "$ver" ] && [ "$ver" != "(none)" ] || die "no candidate for $pkg"
-	arch=$(apt-cache show "$pkg=$ver" | awk '/^Architecture:/ {print $2; exit}')
+	ver=$(rel_apt "$rel" apt-cache policy "$pkg" | awk '/Candidate:/ {print $2}')
+	[ -n "$ver" ] && [ "$ver" != "(none)" ] || die "no candidate for $pkg in $rel"
+	arch=$(rel_apt "$rel" apt-cache show "$pkg=$ver" | awk '/^Architecture:/ {print $2; exit}')
 	f="$CACHE/debs/${name}_${ver//:/%3a}_${arch}.deb"
 	if [ ! -s "$f" ]; then
-		log "downloading $pkg $ver"
-		(cd "$CACHE/debs" && apt-get download -qq "$pkg=$ver" >&2) ||
+		log "downloading $pkg $ver ($rel)"
+		(cd "$CACHE/debs" && rel_apt "$rel" apt-get download -qq "$pkg=$ver" >&2) ||
 			die "apt-get download $pkg failed"
 	fi
 	[ -s "$f" ] || die "downloaded $pkg but $f is missing"
 	echo "$f"
 }
 
-# newest_pkg REGEX: newest package name matching REGEX (apt-cache search --names-only).
+# newest_pkg REGEX [RELEASE]: newest package name matching REGEX
+# (apt-cache search --names-only) in RELEASE (default: the host's).
 newest_pkg() {
-	apt_update_once
-	apt-cache search --names-only "$1" | awk '{print $1}' | sort -V | tail -1
+	rel_apt "${2:-$HOST_RELEASE}" apt-cache search --names-only "$1" |
+		awk '{print $1}' | sort -V | tail -1
+}
+
+# in_root ROOT CMD...: run CMD chrooted in ROOT with /proc, /sys and /dev
+# mounted in a private mount namespace (the mounts vanish with it).  With
+# IN_ROOT_CACHE=1, $CACHE is also bound at its own path inside, so paths
+# under the cache mean the same inside and out.
+in_root() {
+	local r="$1" bind=
+	shift
+	[ -z "${IN_ROOT_CACHE:-}" ] || bind="$CACHE"
+	cp /etc/resolv.conf "$r/etc/resolv.conf" 2>/dev/null || true
+	unshare --mount --propagation private -- sh -ec '
+		r="$1" bind="$2"; shift 2
+		mount -t proc proc "$r/proc"
+		mount -t sysfs sysfs "$r/sys"
+		mount --rbind /dev "$r/dev"
+		if [ -n "$bind" ]; then
+			mkdir -p "$r$bind"
+			mount --bind "$bind" "$r$bind"
+		fi
+		exec chroot "$r" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+			LANG=C.UTF-8 "$@"' in_root "$r" "$bind" "$@"
+}
+
+# kmake MAKEARGS...: make for the kernel of the sourced env file: on the
+# host, or, when the env names a BUILD_ROOT (a root of the kernel's own
+# release, from rig/root.sh), chrooted there as that release's DKMS would
+# build.  Paths under the root are given as host paths and translated.
+kmake() {
+	local a args=()
+	if [ -z "${BUILD_ROOT:-}" ]; then
+		make "$@"
+		return
+	fi
+	for a in "$@"; do
+		args+=("${a//"$BUILD_ROOT"\//\/}")
+	done
+	IN_ROOT_CACHE=1 in_root "$BUILD_ROOT" make "${args[@]}"
 }
 
 # mod_root MODDIR: the root that holds lib/modules/KVER; MODDIR (from an env
