@@ -3,7 +3,8 @@
 #
 # build-kreloc.sh ENV OUTDIR [make variables...]: build kreloc.ko for the
 # kernel in ENV from a copy of this tree in OUTDIR (so that builds for
-# several kernels and link-time sources do not share objects).
+# several kernels and link-time sources do not share objects), on the host
+# or in the root of the kernel's release (kmake in rig/lib.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -14,13 +15,13 @@ shift 2
 top=$(cd "$(dirname "$0")/.." && pwd)
 rm -rf "$outdir"
 mkdir -p "$outdir"
-(cd "$top" && cp -r Kbuild Makefile ./*.c ./*.h kreloc_arch lib tools mk "$outdir/")
+(cd "$top" && cp -r Kbuild Makefile dkms.conf ./*.c ./*.h kreloc_arch lib tools mk "$outdir/")
 rm -f "$outdir/tools/kreloc-linkgen" "$outdir/kreloc_linked_gen.h"
 args=(KDIR="$KDIR")
 if [ "$KARCH" != x86 ]; then
 	args+=(ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE")
 fi
-make -s -C "$outdir" "${args[@]}" "$@" >"$outdir/build.log" 2>&1 || {
+kmake -s -C "$outdir" "${args[@]}" "$@" >"$outdir/build.log" 2>&1 || {
 	cat "$outdir/build.log" >&2
 	die "build of kreloc for $KVER ($*) failed"
 }

@@ -33,6 +33,9 @@ esac
 # One map per kernel release, wherever the env file was copied to.
 mkdir -p "$CACHE/maps"
 out="$CACHE/maps/$KVER.System.map"
+# One derivation per release, however many jobs ask for it at once.
+exec 9> "$out.lock"
+flock -w 1800 9 || die "cannot lock $out"
 # An arm64 map made before it got the module list head is made again.
 if [ "$UNAME_M" = aarch64 ] && [ -s "$out" ] && ! grep -q ' [dDbB] modules$' "$out"; then
 	rm -f "$out"

@@ -8,6 +8,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 dir="$CACHE/linux-source-6.1"
+exec 9> "$dir.lock"
+flock -w 1800 9 || die "cannot lock $dir"
 if [ ! -s "$dir/.done" ]; then
 	need_pkgs xz-utils
 	deb=$(fetch_deb linux-source-6.1)

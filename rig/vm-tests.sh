@@ -71,7 +71,7 @@ cp "$top/selftests/kreloc/test_module/"*.c "$top/selftests/kreloc/test_module/Kb
 	"$work/build/test_module/"
 kargs=()
 [ "$KARCH" = x86 ] || kargs=(ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE")
-make -s -C "$KDIR" M="$work/build/test_module" "${kargs[@]}" modules >/dev/null 2>&1 ||
+kmake -s -C "$KDIR" M="$work/build/test_module" "${kargs[@]}" modules >/dev/null 2>&1 ||
 	die "cannot build the test module"
 cp "$work/build/test_module/kreloc_test_mod.ko" \
 	"$work/build/test_module/kreloc_test_slowinit.ko" \
