@@ -1,9 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kreloc_compat.c - module memory layout across kernel versions:
- * v6.1 struct module_layout vs v6.4+ struct module_memory (commit
- * ac3b43283923 "module: replace module_layout with module_memory");
- * the VMCOREINFO note (v6.10 moved it to vmcore_info.h).
+ * kreloc_compat.c - the kernel internals kreloc uses that differ between
+ * the kernels it runs on (Debian's 5.10 to 7.3), each detected from the
+ * target's headers by Kbuild (KRELOC_HAVE_*), never from a version number:
+ *
+ *  - module memory: v6.1 struct module_layout vs v6.4+ struct module_memory
+ *    (commit ac3b43283923 "module: replace module_layout with module_memory");
+ *  - the kallsyms iterators: v5.10 has no kallsyms_on_each_match_symbol();
+ *    v6.2 gave module_kallsyms_on_each_symbol() a module name argument;
+ *  - system_state: SYSTEM_FREEING_INITMEM is newer than v5.10;
+ *  - x86 IBT: is_endbr() became out of line and unexported (7.3: it takes a
+ *    pointer); its test is __is_endbr(), inline in <asm/ibt.h>.
+ *
+ * The layout of a module's section attributes changed too (v6.14), but it is
+ * private to kernel/module/sysfs.c: kreloc_modsect.c recognises it at run
+ * time.  The VMCOREINFO note's declarations moved from crash_core.h to
+ * vmcore_info.h in v6.10.
  */
 #include <linux/kallsyms.h>
 #include <linux/module.h>
@@ -18,10 +30,45 @@
 #include <linux/crash_core.h>
 #define KRELOC_VMCOREINFO	IS_ENABLED(CONFIG_CRASH_CORE)
 #endif
+#ifdef CONFIG_X86_KERNEL_IBT
+#include <asm/ibt.h>
+#endif
 #include "kreloc.h"
 #include "kreloc_call.h"
 #include "kreloc_compat.h"
+#include "lib/kreloc_spec.h"
 #include "kreloc_arch/kreloc_arch.h"
+
+/**
+ * kreloc_init_freed() - has the kernel freed its init memory
+ *
+ * v5.10 sets SYSTEM_RUNNING right after free_initmem() (init/main.c
+ * kernel_init()), and nothing of kreloc's can run in between: userspace
+ * has not started and async init work has been waited for.
+ *
+ * Return: true once the core kernel's init sections are gone.
+ */
+bool kreloc_init_freed(void)
+{
+#ifdef KRELOC_HAVE_FREEING_INITMEM
+	return system_state >= SYSTEM_FREEING_INITMEM;
+#else
+	return system_state >= SYSTEM_RUNNING;
+#endif
+}
+
+#ifdef CONFIG_X86_64
+bool kreloc_compat_is_endbr(u32 insn)
+{
+#if !defined(CONFIG_X86_KERNEL_IBT)
+	return false;
+#elif defined(KRELOC_HAVE___IS_ENDBR)
+	return __is_endbr(insn);
+#else
+	return is_endbr(insn);
+#endif
+}
+#endif
 
 /* Kbuild detects the features from the target's headers (see Kbuild). */
 #ifdef KRELOC_HAVE_MODULE_MEMORY
@@ -107,14 +154,34 @@ bool kreloc_compat_init_released(const struct module *mod)
 
 /*
  * Symbol counting: the prototypes come from the headers of the target; the
- * calls are static calls (kreloc_call.h), never through a pointer.
+ * calls are static calls (kreloc_call.h), never through a pointer.  Core
+ * kernel symbols go through kallsyms_on_each_match_symbol() where it
+ * exists, else (v5.10) through kallsyms_on_each_symbol(), which gives each
+ * symbol's module (NULL for the core kernel: older 5.10 kernels went on
+ * into the modules).  Module symbols go through
+ * module_kallsyms_on_each_symbol(), which takes module_mutex itself.
  */
+#ifdef KRELOC_HAVE_EACH_MATCH
 KRELOC_CALL_DEFINE(kallsyms_on_each_match_symbol);
+#define KRELOC_EACH_CORE	KRELOC_CALL(kallsyms_on_each_match_symbol)
+#else
+KRELOC_CALL_DEFINE(kallsyms_on_each_symbol);
+#define KRELOC_EACH_CORE	KRELOC_CALL(kallsyms_on_each_symbol)
+#endif
 KRELOC_CALL_DEFINE(module_kallsyms_on_each_symbol);
+
+/*
+ * Lookup specs (lib/kreloc_spec.h) are sized by the kernel's KSYM_NAME_LEN
+ * and MODULE_NAME_LEN in the module.  Userspace cannot see those and uses
+ * the largest of the kernels kreloc supports: it must never refuse a name
+ * the running kernel accepts.
+ */
+static_assert(KSYM_NAME_LEN <= KRELOC_SPEC_NAME_MAX_USER);
+static_assert(MODULE_NAME_LEN <= KRELOC_SPEC_MOD_MAX_USER);
 
 void kreloc_compat_init(void)
 {
-	kreloc_call_install(&KRELOC_CALL(kallsyms_on_each_match_symbol));
+	kreloc_call_install(&KRELOC_EACH_CORE);
 	kreloc_call_install(&KRELOC_CALL(module_kallsyms_on_each_symbol));
 }
 
@@ -123,11 +190,33 @@ struct kreloc_count {
 	int n;
 };
 
+#ifdef KRELOC_HAVE_EACH_MATCH
 static int kreloc_count_match(void *data, unsigned long addr)
 {
 	((struct kreloc_count *)data)->n++;
 	return 0;
 }
+
+static void kreloc_count_core(struct kreloc_count *c)
+{
+	kreloc_call(kallsyms_on_each_match_symbol)(kreloc_count_match, c->name, c);
+}
+#else
+static int kreloc_count_core_sym(void *data, const char *name, struct module *mod,
+				 unsigned long addr)
+{
+	struct kreloc_count *c = data;
+
+	if (!mod && !strcmp(name, c->name))
+		c->n++;
+	return 0;
+}
+
+static void kreloc_count_core(struct kreloc_count *c)
+{
+	kreloc_call(kallsyms_on_each_symbol)(kreloc_count_core_sym, c);
+}
+#endif
 
 /* v6.2 gave the iterator a module filter and dropped the module argument. */
 #ifdef KRELOC_HAVE_MODSYMS_MODNAME
@@ -167,11 +256,11 @@ int kreloc_compat_count_symbol(const char *mod, const char *name)
 {
 	struct kreloc_count c = { .mod = mod, .name = name };
 
-	if (!kreloc_call_ready(kallsyms_on_each_match_symbol) ||
+	if (!READ_ONCE(KRELOC_EACH_CORE.addr) ||
 	    !kreloc_call_ready(module_kallsyms_on_each_symbol))
 		return -EOPNOTSUPP;
 	if (!*mod)
-		kreloc_call(kallsyms_on_each_match_symbol)(kreloc_count_match, name, &c);
+		kreloc_count_core(&c);
 	kreloc_count_modules(&c);
 	return c.n;
 }

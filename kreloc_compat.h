@@ -72,4 +72,14 @@ int kreloc_compat_vmcoreinfo_hex(const char *key, u64 *val);
 /* Look up the iterators; call once after kreloc_ksym_init(). */
 void kreloc_compat_init(void);
 
+/**
+ * kreloc_compat_is_endbr() - the kernel's is_endbr() test (x86_64)
+ * @insn:	the first four bytes of a function
+ *
+ * Return: true for ENDBR64, ENDBR32 and the poison apply_seal_endbr()
+ * writes over the ENDBR of a function whose address is never taken, as the
+ * kernel's own test for the target's version; false without IBT.
+ */
+bool kreloc_compat_is_endbr(u32 insn);
+
 #endif /* _KRELOC_COMPAT_H */

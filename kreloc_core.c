@@ -72,11 +72,6 @@ bool kreloc_core_kernel_offset(u64 *off)
 	return true;
 }
 
-bool kreloc_init_freed(void)
-{
-	return system_state >= SYSTEM_FREEING_INITMEM;
-}
-
 static void kreloc_report_mismatch(const struct kreloc_core *core,
 				   unsigned int g)
 {

@@ -14,14 +14,12 @@
  * them directly and never asks kreloc_arch_callable(); it is here for the
  * record.  The rest comes from generic.c.
  */
-#include <linux/align.h>
+#include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <asm/page.h>
-#ifdef CONFIG_X86_KERNEL_IBT
-#include <asm/ibt.h>
-#endif
 #include "kreloc_arch.h"
+#include "../kreloc_compat.h"
 
 bool kreloc_arch_link_base(u64 *base)
 {
@@ -46,15 +44,26 @@ bool kreloc_arch_callable(unsigned long addr)
 	       !memcmp(insn, endbr64, sizeof(insn));
 }
 
-unsigned long kreloc_arch_adjust_probe(unsigned long addr, unsigned long offset)
+/*
+ * The kernel's own test for a function entry arch_adjust_kprobe_addr()
+ * moves past: ENDBR64, ENDBR32, or the 4-byte NOP that apply_seal_endbr()
+ * writes over the ENDBR of a function whose address is never taken (its
+ * bytes differ between kernels: 66 0f 1f 00 in 6.12, 0f 1f 40 d6 in 7.3).
+ */
+static bool kreloc_is_endbr(unsigned long addr)
 {
-#ifdef CONFIG_X86_KERNEL_IBT
 	u32 insn;
 
+	if (!IS_ENABLED(CONFIG_X86_KERNEL_IBT) ||
+	    get_kernel_nofault(insn, (u32 *)addr))
+		return false;
+	return kreloc_compat_is_endbr(insn);
+}
+
+unsigned long kreloc_arch_adjust_probe(unsigned long addr, unsigned long offset)
+{
 	/* As arch_adjust_kprobe_addr(): an entry probe goes past ENDBR. */
-	if (!get_kernel_nofault(insn, (u32 *)addr) && is_endbr(insn) &&
-	    (!offset || offset == 4))
+	if ((!offset || offset == 4) && kreloc_is_endbr(addr))
 		return addr + 4;
-#endif
 	return addr + offset;
 }

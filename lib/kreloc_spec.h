@@ -8,8 +8,24 @@
 
 #include "kreloc_types.h"
 
-#define KRELOC_SPEC_MOD_MAX	56	/* MODULE_NAME_LEN on 64-bit */
-#define KRELOC_SPEC_NAME_MAX	512	/* KSYM_NAME_LEN */
+/*
+ * The longest module and symbol names (with their NUL) of the kernels
+ * kreloc supports: MODULE_NAME_LEN on 64-bit, KSYM_NAME_LEN since v6.1
+ * (128 before).  Userspace, which cannot see the running kernel's values,
+ * uses these; the module uses the kernel's own, and kreloc_compat.c checks
+ * at build time that they are equal or smaller.
+ */
+#define KRELOC_SPEC_MOD_MAX_USER	56
+#define KRELOC_SPEC_NAME_MAX_USER	512
+#ifdef __KERNEL__
+#include <linux/kallsyms.h>
+#include <linux/module.h>
+#define KRELOC_SPEC_MOD_MAX	MODULE_NAME_LEN
+#define KRELOC_SPEC_NAME_MAX	KSYM_NAME_LEN
+#else
+#define KRELOC_SPEC_MOD_MAX	KRELOC_SPEC_MOD_MAX_USER
+#define KRELOC_SPEC_NAME_MAX	KRELOC_SPEC_NAME_MAX_USER
+#endif
 #define KRELOC_SPEC_MAX		(KRELOC_SPEC_MOD_MAX + KRELOC_SPEC_NAME_MAX + 24)
 
 struct kreloc_spec {
