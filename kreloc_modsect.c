@@ -3,12 +3,22 @@
  * kreloc_modsect.c - per-ELF-section addresses of a module.
  *
  * The kernel keeps them only in mod->sect_attrs, whose type is private to
- * kernel/module/sysfs.c (the source of /sys/module/X/sections/).  Its
- * layout, unchanged from v5.8 to v6.13, is mirrored here and *validated*
- * before use: the attribute group must be named "sections", be NULL
- * terminated after nsections entries, and its bin_attrs[i] must point at
- * attrs[i].battr, with a name on each.  Anything else is refused (-EPROTO)
- * and no section is published, rather than reading a changed structure.
+ * kernel/module/sysfs.c (the source of /sys/module/X/sections/).  It has
+ * had two layouts, both mirrored here:
+ *
+ *   v5.8 .. v6.13  { grp; nsections; { bin_attribute battr; address; }[] }
+ *   v6.14 ..       { grp; bin_attribute attrs[]; }, the address in
+ *                  attrs[i].private (commit d8959b947a8d)
+ *
+ * Being private, no header tells which one a kernel has (and a distribution
+ * may backport the change), so the layout is recognised at run time and
+ * *validated* before anything is read: the attribute group must be named
+ * "sections", its NULL-terminated bin_attrs[i] must point at attrs[i] for
+ * every i, and each entry must have a name and the sysfs mode 0400.  The
+ * two layouts cannot both pass (attrs[0] sits at a different offset in
+ * each; with no section at all both mean "no sections").  Anything else is
+ * refused (-EPROTO) and no section is published, rather than reading a
+ * changed structure.
  *
  * Reading the kernel structure instead of the sysfs files (as systemtap
  * does) avoids depending on the reader's credentials (sysfs prints zeros
@@ -26,32 +36,68 @@
 #include "kreloc_alloc.h"
 #include "lib/kreloc_note.h"
 
-struct kreloc_sect_attr {
+/* v5.8 .. v6.13 */
+struct kreloc_sect_attr_v1 {
 	struct bin_attribute battr;
 	unsigned long address;
 };
 
-struct kreloc_sect_attrs {
+struct kreloc_sect_attrs_v1 {
 	struct attribute_group grp;
 	unsigned int nsections;
-	struct kreloc_sect_attr attrs[];
+	struct kreloc_sect_attr_v1 attrs[];
 };
+
+/* v6.14 and later */
+struct kreloc_sect_attrs_v2 {
+	struct attribute_group grp;
+	struct bin_attribute attrs[];
+};
+
+enum kreloc_sect_layout { KRELOC_SECT_V1, KRELOC_SECT_V2 };
 
 #define KRELOC_MAX_SECTIONS	4096
 
-static bool kreloc_sect_attrs_valid(const struct kreloc_sect_attrs *sa)
+static const struct bin_attribute *kreloc_sect_battr(const void *sa,
+						     enum kreloc_sect_layout l,
+						     unsigned int i)
 {
+	if (l == KRELOC_SECT_V2)
+		return &((const struct kreloc_sect_attrs_v2 *)sa)->attrs[i];
+	return &((const struct kreloc_sect_attrs_v1 *)sa)->attrs[i].battr;
+}
+
+static unsigned long kreloc_sect_addr(const void *sa, enum kreloc_sect_layout l,
+				      unsigned int i)
+{
+	if (l == KRELOC_SECT_V2)
+		return (unsigned long)kreloc_sect_battr(sa, l, i)->private;
+	return ((const struct kreloc_sect_attrs_v1 *)sa)->attrs[i].address;
+}
+
+/*
+ * The number of sections if @sa has layout @l, else -EPROTO: the group's
+ * NULL-terminated bin_attrs[] lists exactly the layout's attributes, in
+ * order, each named and mode 0400, and (v1) as many as nsections says.
+ */
+static int kreloc_sect_count(const void *sa, enum kreloc_sect_layout l)
+{
+	const struct attribute_group *grp = sa;
+	const struct bin_attribute *b;
 	unsigned int i;
 
-	if (!sa->grp.name || strcmp(sa->grp.name, "sections") ||
-	    !sa->grp.bin_attrs || sa->nsections > KRELOC_MAX_SECTIONS)
-		return false;
-	for (i = 0; i < sa->nsections; i++) {
-		if (sa->grp.bin_attrs[i] != &sa->attrs[i].battr ||
-		    !sa->attrs[i].battr.attr.name)
-			return false;
+	if (!grp->name || strcmp(grp->name, "sections") || !grp->bin_attrs)
+		return -EPROTO;
+	for (i = 0; grp->bin_attrs[i]; i++) {
+		b = kreloc_sect_battr(sa, l, i);
+		if (i == KRELOC_MAX_SECTIONS || grp->bin_attrs[i] != b ||
+		    !b->attr.name || b->attr.mode != 0400)
+			return -EPROTO;
 	}
-	return !sa->grp.bin_attrs[sa->nsections];
+	if (l == KRELOC_SECT_V1 &&
+	    ((const struct kreloc_sect_attrs_v1 *)sa)->nsections != i)
+		return -EPROTO;
+	return i;
 }
 
 void kreloc_modsect_free(struct kreloc_msect *s, unsigned int n)
@@ -67,35 +113,42 @@ void kreloc_modsect_free(struct kreloc_msect *s, unsigned int n)
 
 int kreloc_modsect_copy(const struct module *mod, struct kreloc_msect **out)
 {
-	const struct kreloc_sect_attrs *sa;
+	enum kreloc_sect_layout l = KRELOC_SECT_V1;
 	struct kreloc_msect *s;
-	unsigned int i;
+	const void *sa;
+	int i, n;
 
 	*out = NULL;
 #ifdef CONFIG_KALLSYMS
-	sa = (const struct kreloc_sect_attrs *)READ_ONCE(mod->sect_attrs);
+	sa = READ_ONCE(mod->sect_attrs);
 #else
 	sa = NULL;
 #endif
 	if (!sa)
 		return -ENOENT;
-	if (!kreloc_sect_attrs_valid(sa)) {
-		pr_warn_once("unknown layout of module section attributes, sections not recorded\n");
-		return -EPROTO;
+	n = kreloc_sect_count(sa, l);
+	if (n < 0) {
+		l = KRELOC_SECT_V2;
+		n = kreloc_sect_count(sa, l);
 	}
-	s = kreloc_zalloc_array(max(sa->nsections, 1U), sizeof(*s));
+	if (n < 0) {
+		pr_warn_ratelimited("%s: unknown layout of the module's section attributes, sections not recorded\n",
+				    mod->name);
+		return n;
+	}
+	s = kreloc_zalloc_array(max(n, 1), sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	for (i = 0; i < sa->nsections; i++) {
-		s[i].name = kreloc_strdup(sa->attrs[i].battr.attr.name);
-		s[i].addr = sa->attrs[i].address;
+	for (i = 0; i < n; i++) {
+		s[i].name = kreloc_strdup(kreloc_sect_battr(sa, l, i)->attr.name);
+		s[i].addr = kreloc_sect_addr(sa, l, i);
 		if (!s[i].name) {
 			kreloc_modsect_free(s, i);
 			return -ENOMEM;
 		}
 	}
 	*out = s;
-	return sa->nsections;
+	return n;
 }
 
 int kreloc_modsect_build_id(const struct kreloc_msect *s, int n, u8 *id)

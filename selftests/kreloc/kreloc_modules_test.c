@@ -112,6 +112,21 @@ static int region_of(const struct mrec *r, uint64_t addr)
 	return -1;
 }
 
+/* Number of entries in a directory, or -1. */
+static int count_dir(const char *path)
+{
+	struct dirent *de;
+	int n = 0;
+	DIR *d = opendir(path);
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d)))
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(d);
+	return n;
+}
+
 /* Every section in /sys/module/NAME/sections equals kreloc's, and vice versa. */
 static int sections_match_sysfs(const char *name, const struct mrec *r)
 {
@@ -362,6 +377,35 @@ static void test_init_text(void)
 			 "test module: init.text region and .init.text section shown %s after init\n",
 			 core_init ? "live (kept in core)" : "freed");
 	kr_unload_module("kreloc_test_mod");
+}
+
+/*
+ * The test module, loaded with scramble_sections=1, swaps two entries of
+ * its section attribute list before kreloc reads it: kreloc must publish
+ * none of its sections (and say why), though sysfs still lists them, and
+ * record the next, intact load in full again.
+ */
+static void test_refused_layout(void)
+{
+	struct mrec r;
+	char *text;
+	int ok, sysfs;
+
+	ok = !kr_load_module(test_ko, "scramble_sections=1");
+	text = ok ? kr_read_file(KRELOC_DIR "/module/kreloc_test_mod", NULL) : NULL;
+	ok = text && strstr(text, "# sections unknown") && !read_mrec("kreloc_test_mod", &r) &&
+	     r.nr_sects == 0 && r.nr_regions > 0;
+	sysfs = count_dir("/sys/module/kreloc_test_mod/sections");
+	ksft_print_msg("scrambled: %d sections in sysfs, kreloc says: %s\n", sysfs,
+		       text && strstr(text, "# sections") ? strstr(text, "# sections") : "-");
+	free(text);
+	kr_unload_module("kreloc_test_mod");
+	ksft_test_result(ok && sysfs > 1,
+			 "a section attribute list out of order is refused: no section published, regions kept\n");
+	ok = !kr_load_module(test_ko, NULL) && !read_mrec("kreloc_test_mod", &r) &&
+	     sections_match_sysfs("kreloc_test_mod", &r) > 1;
+	kr_unload_module("kreloc_test_mod");
+	ksft_test_result(ok, "the same module loaded intact: its sections are recorded again\n");
 }
 
 static void test_unload_history(void)
@@ -631,11 +675,12 @@ int main(int argc, char **argv)
 		ksft_exit_skip("must be run as root\n");
 	if (access(kreloc_ko, R_OK) || access(test_ko, R_OK) || access(dummy_ko, R_OK))
 		ksft_exit_skip("modules not found\n");
-	ksft_set_plan(18);
+	ksft_set_plan(20);
 
 	test_before_and_sysfs();
 	test_module_list();
 	test_init_text();
+	test_refused_layout();
 	test_unload_history();
 	test_permissions();
 	test_history_bound();
