@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "kselftest.h"
@@ -36,6 +37,7 @@ static struct sysmap ks;
 static int abi_v1;		/* ppc64 ELFv1: ".sym" code symbols */
 /* A text marker kallsyms has: _text, or _stext where it lacks _text (arm64). */
 static const char *text_sym = "_text";
+static int x86;			/* x86_64: probes move past ENDBR on IBT kernels */
 static int samples = 200, fuzz = 10000;
 
 struct answer {
@@ -207,33 +209,68 @@ static int kernel_probe_addr(const char *sym, uint64_t *addr)
 	return ret;
 }
 
+/*
+ * Compare PROBE_ADDRESS with the kernel's own kprobe for @s; classify the
+ * function by its first bytes (from /proc/kcore) where the kernel moved the
+ * probe: ENDBR64/32, or else the seal apply_seal_endbr() wrote over it.
+ */
+static int compare_probe(const struct sysmap_sym *s, size_t *n, size_t *endbr, size_t *sealed)
+{
+	unsigned char b[4];
+	struct answer a;
+	uint64_t k;
+
+	if (lookup(s->name + abi_v1, &a))
+		return 0;
+	/* Not every function may be probed (blacklist, notrace). */
+	if (kernel_probe_addr(s->name + abi_v1, &k))
+		return 0;
+	(*n)++;
+	if (x86 && k == a.addr + 4 && !kr_kcore_read(a.addr, b, sizeof(b))) {
+		if (b[0] == 0xf3 && b[1] == 0x0f && b[2] == 0x1e && (b[3] & 0xfe) == 0xfa)
+			(*endbr)++;
+		else
+			(*sealed)++;
+		if (*endbr + *sealed <= 4 || (b[0] != 0xf3 && *sealed <= 2))
+			ksft_print_msg("%s starts %02x %02x %02x %02x: the kernel probes it at +4\n",
+				       s->name, b[0], b[1], b[2], b[3]);
+	}
+	if (k != a.probe) {
+		ksft_print_msg("%s: PROBE_ADDRESS 0x%llx, kprobes/list 0x%llx\n", s->name,
+			       (unsigned long long)a.probe, (unsigned long long)k);
+		return -1;
+	}
+	if (*n <= 3)
+		ksft_print_msg("%s: ADDRESS 0x%llx PROBE_ADDRESS 0x%llx = kprobes/list\n",
+			       s->name, (unsigned long long)a.addr, (unsigned long long)a.probe);
+	return 0;
+}
+
 static void test_probe_addresses(void)
 {
-	size_t i, n = 0, bad = 0;
+	/*
+	 * Besides a sample: on x86 IBT kernels kallsyms_lookup_name() is
+	 * sealed (its address is never taken) and sprint_symbol() keeps its
+	 * ENDBR (exported), so both ways a probe moves are compared.
+	 */
+	static const char * const named[] = { "kallsyms_lookup_name", "sprint_symbol" };
+	size_t i, n = 0, bad = 0, endbr = 0, sealed = 0;
 
-	for (i = 0; i < 400 && n < 20 && nr_cands; i++) {
-		const struct sysmap_sym *s = &ks.syms[cands[(i * 7919) % nr_cands]];
-		struct answer a;
-		uint64_t k;
+	for (i = 0; i < ARRAY_SIZE(named) && x86; i++) {
+		const struct sysmap_sym *s = sysmap_lookup(&ks, named[i]);
 
-		if (lookup(s->name + abi_v1, &a))
-			continue;
-		/* Not every function may be probed (blacklist, notrace). */
-		if (kernel_probe_addr(s->name + abi_v1, &k))
-			continue;
-		n++;
-		if (k != a.probe) {
+		if (s && compare_probe(s, &n, &endbr, &sealed))
 			bad++;
-			ksft_print_msg("%s: PROBE_ADDRESS 0x%llx, kprobes/list 0x%llx\n", s->name,
-				       (unsigned long long)a.probe, (unsigned long long)k);
-		} else if (n <= 3) {
-			ksft_print_msg("%s: ADDRESS 0x%llx PROBE_ADDRESS 0x%llx = kprobes/list\n",
-				       s->name, (unsigned long long)a.addr,
-				       (unsigned long long)a.probe);
-		}
 	}
-	ksft_test_result(n >= 10 && !bad,
-			 "PROBE_ADDRESS equals where register_kprobe() puts the probe (%zu functions)\n", n);
+	for (i = 0; i < 400 && n < 22 && nr_cands; i++)
+		if (compare_probe(&ks.syms[cands[(i * 7919) % nr_cands]], &n, &endbr, &sealed))
+			bad++;
+	ksft_print_msg("%zu functions compared; the kernel moved %zu probes past ENDBR, %zu past its seal\n",
+		       n, endbr, sealed);
+	/* Where the kernel moves probes (IBT), the seal must have been seen too. */
+	ksft_test_result(n >= 10 && !bad && (endbr + sealed == 0 || sealed > 0),
+			 "PROBE_ADDRESS equals where register_kprobe() puts the probe (%zu functions, %zu sealed)\n",
+			 n, sealed);
 }
 
 static void test_probe_fires(void)
@@ -522,6 +559,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *ko = NULL, *hooks_ko = NULL;
+	struct utsname u;
 	struct stat st;
 	int c;
 
@@ -548,6 +586,7 @@ int main(int argc, char **argv)
 	abi_v1 = sysmap_lookup(&ks, ".kernel_clone") != NULL;
 	if (!sysmap_lookup(&ks, "_text"))
 		text_sym = "_stext";
+	x86 = !uname(&u) && !strcmp(u.machine, "x86_64");
 	ksft_print_msg("%s\n", abi_v1 ? "ppc64 ELF ABIv1: dot symbols" : "no dot symbols");
 	collect_candidates();
 	test_err_lines();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kreloc_util.c - helpers shared by the kreloc selftests. */
 #define _GNU_SOURCE
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -170,11 +171,10 @@ int kr_kcore_read(uint64_t addr, void *buf, size_t len)
 	    memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64)
 		goto out;
 	for (i = 0; i < eh.e_phnum; i++) {
-		if (pread(fd, &ph, sizeof(ph), eh.e_phoff + (uint64_t)i * eh.e_phentsize) !=
-		    sizeof(ph))
+		if (pread(fd, &ph, sizeof(ph), eh.e_phoff + (off_t)i * eh.e_phentsize) != sizeof(ph))
 			goto out;
-		if (ph.p_type != PT_LOAD || addr < ph.p_vaddr ||
-		    addr + len > ph.p_vaddr + ph.p_memsz)
+		if (ph.p_type != PT_LOAD || addr < ph.p_vaddr || addr - ph.p_vaddr >= ph.p_filesz ||
+		    len > ph.p_filesz - (addr - ph.p_vaddr))
 			continue;
 		if (pread(fd, buf, len, ph.p_offset + (addr - ph.p_vaddr)) == (ssize_t)len)
 			ret = 0;
