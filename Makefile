@@ -26,8 +26,14 @@ KRELOC_CFLAGS := -std=c11 -Wall -Wextra -Werror $(HOSTCFLAGS)
 # The release of the kernel in KDIR (Debian's kernel.release is not it).
 KRELEASE := $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' \
 		$(KDIR)/include/generated/utsrelease.h 2>/dev/null)
-SYSTEM_MAP ?= /boot/System.map-$(KRELEASE)
-VMLINUZ ?= /boot/vmlinuz-$(KRELEASE)
+# The kernel image and System.map where the distribution puts them: /boot
+# (Debian up to 6.x and most others) or /usr/lib/modules/KRELEASE (Debian's
+# 7.x packages).  The first that exists wins.
+kreloc-first = $(firstword $(wildcard $(1)) $(1))
+SYSTEM_MAP ?= $(call kreloc-first,/boot/System.map-$(KRELEASE) \
+		/usr/lib/modules/$(KRELEASE)/System.map)
+VMLINUZ ?= $(call kreloc-first,/boot/vmlinuz-$(KRELEASE) \
+		/usr/lib/modules/$(KRELEASE)/vmlinuz)
 LINKED_SOURCE ?= auto
 
 LINKGEN_SRCS := tools/kreloc-linkgen.c tools/linkgen.c tools/sysmap.c \
