@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# `make bench`: boot each amd64 kernel once and run bench/kreloc_bench in
-# it (module load cost, core offsets vs /proc/kallsyms, the full map vs
-# kallsyms + sysfs sections), with vfat and bridge loaded so there are
-# modules to map.  Not part of `make check`: numbers are reported, never
+# `make bench`: boot each amd64 kernel of the matrix once
+# (KRELOC_BENCH_SERIES, default "5.10 6.1 6.12 6.12-deb13 7", see
+# rig/kernel-amd64.sh) and run bench/kreloc_bench in it (module load cost,
+# core offsets vs /proc/kallsyms, the full map vs kallsyms + sysfs sections),
+# with vfat and bridge loaded so there are modules to map.  Not part of `make check`: numbers are reported, never
 # asserted.  Under QEMU TCG absolute times are slow; the ratios, measured
 # side by side in one run, are what to read.
 set -euo pipefail
@@ -12,7 +13,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/rig/lib.sh"
 
 need_pkgs build-essential cpio busybox-static qemu-system-x86 xz-utils zstd dwarves libelf-dev kmod
-for series in ${KRELOC_BENCH_SERIES:-6.1 6.12}; do
+for series in ${KRELOC_BENCH_SERIES:-5.10 6.1 6.12 6.12-deb13 7}; do
 	envf="$CACHE/tmp/bench-$series.env"
 	"$top/rig/kernel-amd64.sh" "$series" > "$envf"
 	# shellcheck disable=SC1090
@@ -30,7 +31,7 @@ for series in ${KRELOC_BENCH_SERIES:-6.1 6.12}; do
 	cp "$work/build-hooks/kreloc.ko" "$work/stage/kreloc/hooks/"
 	gcc -std=gnu11 -O2 -Wall -Wextra -Werror -static -o "$work/stage/kreloc/kreloc_bench" \
 		"$top/bench/kreloc_bench.c"
-	"$top/rig/stage-modules.sh" "$MODDIR" "$KVER" "$work/stage" dummy vfat bridge
+	"$top/rig/stage-modules.sh" "$(mod_root "$MODDIR")" "$KVER" "$work/stage" dummy vfat bridge
 	cat > "$work/stage/kreloc/job" <<'EOT'
 #!/bin/sh
 modprobe vfat && modprobe bridge
