@@ -9,7 +9,11 @@
 #   KRELOC_TARGETS  kernels to boot (default: "amd64-6.1 amd64-6.12
 #                   ppc64le-6.1 ppc64be-6.1 arm64-6.1 arm64-6.12"); "debug" adds the
 #                   debug-kernel stages (rig/vm-debug.sh, and gdb: rig/vm-gdb.sh);
-#                   amd64-6.1 includes perf with kreloc kallsyms (rig/vm-perf.sh)
+#                   amd64-6.1 includes perf with kreloc kallsyms (rig/vm-perf.sh).
+#                   Also, not in the default (each adds about 10 minutes;
+#                   README, "Kernels"): amd64-5.10 (Debian 11), amd64-6.12-deb13
+#                   (Debian 13's own 6.12) and amd64-7 (trixie-backports'
+#                   newest 7.x), each built in a root of its release.
 #   KRELOC_CACHE    download/build cache (default ~/.cache/kreloc)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,6 +45,9 @@ other_of() {
 	case "$1" in
 	amd64-6.1) echo amd64-6.12 ;;
 	amd64-6.12) echo amd64-6.1 ;;
+	amd64-5.10) echo amd64-6.1 ;;
+	amd64-6.12-deb13) echo amd64-6.12 ;;
+	amd64-7) echo amd64-6.12-deb13 ;;
 	ppc64le-6.1) echo ppc64be-6.1 ;;
 	ppc64be-6.1) echo ppc64le-6.1 ;;
 	arm64-6.1) echo arm64-6.12 ;;
