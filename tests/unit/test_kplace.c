@@ -219,6 +219,24 @@ static void test_page_gap(void)
 	CHECK(strstr(why, "leaves 0x1ff8 bytes before .symtab") != NULL);
 }
 
+/*
+ * The same module with its debug information stripped, or the -dbg copy of
+ * a stripped one: only the symbol and string tables differ in size, and it
+ * is still the module that was loaded.
+ */
+static void test_stripped_symtab(void)
+{
+	fresh();
+	sec(".symtab")->size -= 0x258;
+	sec(".strtab")->size -= 0x100;
+	CHECK_INT(check(), 0);
+	sec(".symtab")->size += 0x258 + 0x4000;
+	sec(".strtab")->size += 0x100 + 0x8000;
+	CHECK_INT(check(), 0);
+	sec(".symtab")->size -= 0x4000;
+	sec(".strtab")->size -= 0x8000;
+}
+
 static void test_empty_record(void)
 {
 	fresh();
@@ -287,6 +305,7 @@ static const struct unit_case cases[] = {
 	UNIT_CASE(test_missing_and_extra_sections),
 	UNIT_CASE(test_unplaced_ignored),
 	UNIT_CASE(test_page_gap),
+	UNIT_CASE(test_stripped_symtab),
 	UNIT_CASE(test_empty_record),
 	UNIT_CASE(test_placed_states),
 	UNIT_CASE(test_types),

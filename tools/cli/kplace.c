@@ -185,7 +185,13 @@ int kplace_check(const struct kplace_sec *secs, size_t nr, const struct ks_mod *
 				     a->rec->name, start, a->sec->size);
 			goto out;
 		}
-		if (!a->region)
+		/*
+		 * The symbol and string tables are as big as the file that was
+		 * loaded: strip --strip-debug (Debian's installed modules) or its
+		 * -dbg twin differ there and nowhere else.  Where they start is
+		 * checked; what follows them is not.
+		 */
+		if (!a->region || loader_allocs(a->rec->name))
 			continue;
 		if (end - a->region->addr.v > a->region->size.v) {
 			ksnap_seterr(why, whylen, "section %s (0x%" PRIx64 " bytes in this file) "
