@@ -9,6 +9,8 @@
 # 200 text and data symbols of /proc/kallsyms (core, vfat/fat, kreloc_busy,
 # the unloaded dummy); then call kreloc_busy_spin() every 0.2 s until
 # kreloc_busy_stop is set.  On the host, gdb-multiarch attaches twice:
+# gdb gets vmlinux and the .ko files with their DWARF stripped: what the
+# ELF symbol tables give, whether the kernel was built with DWARF or not.
 #   1. control: vmlinux and kreloc_busy.ko loaded as they are, without
 #      kreloc: the breakpoint on kreloc_busy_spin must not hit, and
 #      `info symbol` must not name the addresses;
@@ -26,7 +28,7 @@ envf="$1" results="$2"
 . "$envf"
 top=$(cd "$(dirname "$0")/.." && pwd)
 [ -n "${VMLINUX:-}" ] && [ -s "$VMLINUX" ] || die "$envf has no VMLINUX with symbols"
-need_pkgs libelf-dev zlib1g-dev kmod gdb-multiarch python3
+need_pkgs libelf-dev zlib1g-dev kmod gdb-multiarch python3 binutils
 work="$CACHE/run/${KRELOC_RUN_TAG:+$KRELOC_RUN_TAG-}dbgtools-gdb-$KVER"
 rm -rf "$work"
 stage_t0=$(date +%s)
@@ -99,6 +101,15 @@ sock="$work/gdb.sock"
 KRELOC_QEMU_EXTRA="-gdb unix:$sock,server=on,wait=off" KRELOC_VM_TIMEOUT=900 \
 	"$top/rig/run-vm.sh" "$envf" "$work/stage" "$work/console.log" "" "$work/out.log" &
 vm=$!
+# What gdb gets, while the guest boots: vmlinux and the .ko files without
+# their DWARF (objcopy --strip-debug), so that the test shows what the ELF
+# symbol tables alone give, whether or not the kernel was built with DWARF.
+mkdir -p "$work/sym"
+objcopy --strip-debug "$VMLINUX" "$work/sym/vmlinux"
+(cd "$work/stage" && find . -name '*.ko') | while read -r ko; do
+	mkdir -p "$work/sym/$(dirname "$ko")"
+	objcopy --strip-debug "$work/stage/$ko" "$work/sym/$ko"
+done
 part() { tr -d '\r' < "$work/out.log" | sed -n "/^$1-BEGIN\$/,/^$1-END\$/p" | sed '1d;$d'; }
 t0=$(date +%s)
 until grep -q '^SAMPLES-END' "$work/out.log" 2>/dev/null; do
@@ -145,15 +156,15 @@ rungdb() {	# NAME SCRIPT WAIT STOP
 		-ex 'set pagination off' -x "$2" -ex "target remote $sock" \
 		-x "$top/tests/dbgtools/gdb_check.py" > "$work/$1.log" 2>&1 || true
 }
-busy_ko="$work/stage/kreloc/kreloc_busy.ko"
-printf 'file %s\nadd-symbol-file %s\n' "$VMLINUX" "$busy_ko" > "$work/naive.gdb"
+busy_ko="$work/sym/kreloc/kreloc_busy.ko"
+printf 'file %s\nadd-symbol-file %s\n' "$work/sym/vmlinux" "$busy_ko" > "$work/naive.gdb"
 n0=$(grep -c '^TRIGGER' "$work/out.log" || true)
 t1=$(date +%s)
 rungdb naive "$work/naive.gdb" 10 0
 n1=$(grep -c '^TRIGGER' "$work/out.log" || true)
 t2=$(date +%s)
-"$work/src/tools/cli/kreloc" gdb --snapshot "$work/snap" --vmlinux "$VMLINUX" \
-	--modules-dir "$work/stage" --history -o "$work/kreloc.gdb" 2> "$work/kreloc-gdb.err" || true
+"$work/src/tools/cli/kreloc" gdb --snapshot "$work/snap" --vmlinux "$work/sym/vmlinux" \
+	--modules-dir "$work/sym" --history -o "$work/kreloc.gdb" 2> "$work/kreloc-gdb.err" || true
 rungdb kreloc "$work/kreloc.gdb" 60 1 "${KRELOC_GDB_DUMP:+$work/vmcore}"
 t3=$(date +%s)
 wait $vm || log "the guest run failed (see $work/console.log)"
@@ -161,7 +172,7 @@ tr -d '\r' < "$work/out.log" > "$work/out"
 
 # Judge a gdb run: how many `info symbol` answers equal /proc/kallsyms.
 judge() {	# RES: prints "matches total"
-	awk -v vmlinux="$(basename "$VMLINUX")" '
+	awk -v vmlinux=vmlinux '
 	NR == FNR { want[$1] = $2 " " $3 " " $4; next }
 	$1 == "SYM" {
 		total++
