@@ -106,10 +106,11 @@ int kelf_parse(struct kelf *e, unsigned char *d, size_t len)
 		return fail(e, "unexpected section header size");
 	/* Extended numbering: past 0xff00 sections the counts are in section 0. */
 	if (!shnum || shstrndx == SHN_XINDEX) {
-		const unsigned char *s0 = d + shoff;
+		const unsigned char *s0;
 
 		if (!in_image(e, shoff, shentsize))
 			return fail(e, "section headers past end of file");
+		s0 = d + shoff;
 		if (!shnum)
 			shnum = e->is64 ? g64(e, s0 + offsetof(Elf64_Shdr, sh_size)) :
 				g32(e, s0 + offsetof(Elf32_Shdr, sh_size));
