@@ -4,22 +4,23 @@
 # kernel-debug.sh: build (once, cached) an x86_64 debug kernel from Debian's
 # linux-source-6.1 with allnoconfig + rig/configs/x86_64-debug-6.1.fragment
 # (KASLR, KASAN, lockdep, kmemleak, UBSAN, fault injection, kprobes on
-# ftrace, IBT sealing, signed modules, lockdown, DWARF), and print its env
-# file (the same keys as rig/kernel-amd64.sh, plus the ones below).
+# ftrace, IBT sealing, signed modules, lockdown; no DWARF), and print its
+# env file (the same keys as rig/kernel-amd64.sh, plus the ones below).
 #
 # The build is keyed by (linux-source version, fragment hash) and redone
 # only when one of them changes.  Results, under $KRELOC_CACHE/k/:
-#   debug-6.1-<debver>-<hash>/build/     O= tree: KDIR, vmlinux (DWARF),
+#   debug-6.1-<debver>-<hash>/build/     O= tree: KDIR, vmlinux (symbols),
 #                                        System.map, certs/signing_key.*
 #   debug-6.1-<debver>-<hash>/modroot/   modules_install output (signed)
 #   debug-6.1-<debver>-<hash>/env        the env file
 #   debug.env                            a copy of the newest env file
 #
-# Env keys beyond kernel-amd64.sh's: VMLINUX (with DWARF), KSRC (source
-# tree), SIGN_FILE, SIGN_KEY, SIGN_CERT (scripts/sign-file and the key the
-# kernel trusts), SIGN_HASH, GDB_SCRIPTS (vmlinux-gdb.py), KERNEL_APPEND
-# (command line words this kernel needs; run-vm.sh adds them), BUILD_TIME
-# (seconds of the cold build).
+# Env keys beyond kernel-amd64.sh's: VMLINUX (unstripped: the ELF symbol
+# table, no DWARF), KSRC (source tree), SIGN_FILE, SIGN_KEY, SIGN_CERT
+# (scripts/sign-file and the key the kernel trusts), SIGN_HASH,
+# KERNEL_APPEND (command line words this kernel needs; run-vm.sh adds
+# them), BUILD_TIME and BUILD_CPU (wall and user+system seconds of the
+# cold build).
 #
 # Knobs: KRELOC_JOBS (default 2), KRELOC_REBUILD=1.
 set -euo pipefail
@@ -30,7 +31,7 @@ frag="$here/configs/x86_64-debug-6.1.fragment"
 jobs="${KRELOC_JOBS:-2}"
 # The build's stamp: the fragment's hash and this script's build recipe
 # (bump the recipe when a change here changes the result).
-recipe=2
+recipe=3
 
 # A warm cache answers without asking apt or make.
 if [ -z "${KRELOC_REBUILD:-}${KRELOC_REFRESH:-}" ] && [ -s "$CACHE/k/debug.env" ]; then
@@ -80,10 +81,11 @@ if [ -n "${KRELOC_REBUILD:-}" ] || [ "$(cat "$res/done" 2>/dev/null)" != "$hash 
 	rm -f "$res/done"
 	mkdir -p "$build"
 	log "configuring the debug kernel in $build (allnoconfig + $(basename "$frag"))"
-	kmake -s allnoconfig >&2
-	(cd "$src" && ARCH=x86_64 ./scripts/kconfig/merge_config.sh -m -O "$build" \
-		"$build/.config" "$frag" >/dev/null)
-	kmake -s olddefconfig >&2
+	# The fragment as KCONFIG_ALLCONFIG: what it names is fixed, every
+	# other option allnoconfig turns off, even one the fragment makes
+	# visible (merging it after allnoconfig would give those their
+	# defaults: IPv6, INET_DIAG, ...).
+	kmake -s KCONFIG_ALLCONFIG="$frag" allnoconfig >&2
 	bad=0
 	while IFS= read -r line; do
 		case "$line" in
@@ -98,15 +100,20 @@ if [ -n "${KRELOC_REBUILD:-}" ] || [ "$(cat "$res/done" 2>/dev/null)" != "$hash 
 	fresh=0
 	[ -f "$build/vmlinux" ] || fresh=1
 	log "building the debug kernel with -j$jobs (minutes)"
-	t0=$(date +%s)
-	kmake -j"$jobs" bzImage modules >"$res/build.log" 2>&1 ||
+	# Wall, user and system seconds: the CPU time is what an idle
+	# machine pays, the wall time what this one did.
+	brc=0
+	TIMEFORMAT='%0R %0U %0S'
+	{ time kmake -j"$jobs" bzImage modules >"$res/build.log" 2>&1 || brc=$?; } 2> "$res/build-time.tmp"
+	[ $brc -eq 0 ] ||
 		{ tail -40 "$res/build.log" >&2; die "debug kernel build failed (see $res/build.log)"; }
-	secs=$(( $(date +%s) - t0 ))
-	log "debug kernel built in ${secs}s"
+	read -r secs usr sys < "$res/build-time.tmp"
+	log "debug kernel built in ${secs}s (CPU: ${usr}s user, ${sys}s system, -j$jobs)"
 	# Only a build from an empty tree gives the cold time.
 	if [ $fresh -eq 1 ] || [ ! -s "$res/build-time" ]; then
-		echo "$secs" > "$res/build-time"
+		mv "$res/build-time.tmp" "$res/build-time"
 	fi
+	rm -f "$res/build-time.tmp"
 	rm -rf "$res/modroot"
 	kmake -s INSTALL_MOD_PATH="$res/modroot" modules_install >&2
 	for f in vmlinux System.map arch/x86/boot/bzImage scripts/sign-file \
@@ -137,13 +144,13 @@ SIGN_FILE=$build/scripts/sign-file
 SIGN_KEY=$build/certs/signing_key.pem
 SIGN_CERT=$build/certs/signing_key.x509
 SIGN_HASH=$sighash
-GDB_SCRIPTS=$build/vmlinux-gdb.py
 QEMU_BIN=qemu-system-x86_64
-QEMU_ARGS="-M pc -cpu max -m 2048 -smp 2 -nographic -no-reboot"
+QEMU_ARGS="-M pc -cpu max -m 1024 -smp 2 -nographic -no-reboot"
 CONSOLE=ttyS0
 USERLAND=/bin
 KERNEL_APPEND="krelocexit=reboot ignore_loglevel log_buf_len=8M"
-BUILD_TIME=$(cat "$res/build-time" 2>/dev/null)
+BUILD_TIME=$(awk '{ print $1 }' "$res/build-time" 2>/dev/null)
+BUILD_CPU=$(awk '{ print $2 + $3 }' "$res/build-time" 2>/dev/null)
 RESULT=$res
 EOT
 mv "$res/env.tmp" "$res/env"
