@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # vm-debug-guest.sh MODE: the job rig/vm-debug.sh runs inside the debug
-# kernel (busybox sh).  MODE is stress, faults, lockdown-integrity or
-# lockdown-confidentiality; the numbers come from ./params (CYCLES, FORCED,
+# kernel (busybox sh).  MODE is stress, faults, lockdown or controls; the
+# numbers come from ./params (CYCLES, FORCED,
 # FAULT_LOADS, FAULT_CHURN, PROBS, NTH_STEP, NTH_FINE, EI_EXPECTED).  Each part is one KTAP
 # block; "KRELOC-OFFSET 0x..." tells the host the KASLR offset for its
 # check of kreloc's dmesg lines; "KRELOC-COUNT name n" lines are counts.
@@ -18,6 +18,7 @@ D=/sys/kernel/debug
 K=$D/kreloc
 KO=./kreloc.ko
 SIGNED=./kreloc-signed.ko
+WRONGKEY=./kreloc-wrongkey.ko
 echo 0 > /proc/sys/kernel/kptr_restrict
 # kmemleak: forget what boot left, so a report is from the tests.
 echo scan > $D/kmemleak 2>/dev/null
@@ -444,16 +445,21 @@ faults_function() {
 	end
 }
 
-lockdown() {
+# lockdown: booted with lockdown=integrity, then raised to confidentiality.
+# At each level an unsigned kreloc.ko and one signed with a key the kernel
+# does not trust are refused, the copy signed with the kernel's key loads.
+lockdown_level() {
 	level="$1"
-	begin "debug-lockdown-$level" 6
 	grep -q "\[$level\]" /sys/kernel/security/lockdown
-	t $? "booted with lockdown=$level ($(cat /sys/kernel/security/lockdown))"
+	t $? "lockdown is $level ($(cat /sys/kernel/security/lockdown))"
 	insmod $KO 2>/tmp/insmod.err
 	[ $? -ne 0 ] && ! lsmod | grep -q '^kreloc '
-	t $? "unsigned kreloc.ko is refused ($(cat /tmp/insmod.err))"
+	t $? "$level: unsigned kreloc.ko is refused ($(cat /tmp/insmod.err))"
+	insmod $WRONGKEY 2>/tmp/insmod.err
+	[ $? -ne 0 ] && ! lsmod | grep -q '^kreloc '
+	t $? "$level: kreloc.ko signed with an untrusted key is refused ($(cat /tmp/insmod.err))"
 	insmod $SIGNED 2>/tmp/insmod.err
-	t $? "kreloc.ko signed with the kernel's key loads ($(cat /tmp/insmod.err))"
+	t $? "$level: kreloc.ko signed with the kernel's key loads ($(cat /tmp/insmod.err))"
 	for f in info sections anchors modules lookup; do
 		if cat $K/$f > /tmp/out 2>/tmp/err; then
 			diag "$f: $(wc -l < /tmp/out) lines"
@@ -468,11 +474,81 @@ lockdown() {
 	ans=$( (echo _text > $K/lookup && cat $K/lookup) 2>&1)
 	diag "lookup _text: $ans"
 	grep -q 'STATUS=' $K/info 2>/dev/null
-	t $? "info is readable under lockdown=$level"
+	t $? "$level: info is readable"
 	rmmod kreloc && clean_after_fail
-	t $? "kreloc unloads cleanly under lockdown=$level"
+	t $? "$level: kreloc unloads cleanly"
 	next_load_ok
-	t $? "signed kernel modules still load under lockdown=$level"
+	t $? "$level: the kernel's signed modules still load"
+}
+
+lockdown() {
+	grep -q ' /sys/kernel/security ' /proc/mounts ||
+		mount -t securityfs securityfs /sys/kernel/security
+	begin debug-lockdown 15
+	grep -q 'lockdown=integrity' /proc/cmdline
+	t $? "booted with lockdown=integrity on the command line"
+	lockdown_level integrity
+	echo confidentiality > /sys/kernel/security/lockdown
+	lockdown_level confidentiality
+	end
+}
+
+# controls: what every check of this run looks for, made to happen, so that
+# each check is seen failing.  The host expects this boot's console to show
+# a report of each kind (rig/vm-debug.sh); the block's own tests are the
+# guest's checks run against the same bugs.
+controls() {
+	begin debug-controls 7
+	insmod $KO 2>/tmp/insmod.err
+	t $? "without lockdown an unsigned kreloc.ko loads (the lockdown boot's refusals are lockdown's)"
+	rmmod kreloc
+	insmod $WRONGKEY 2>/tmp/insmod.err
+	t $? "without lockdown kreloc.ko signed with an untrusted key loads"
+	rmmod kreloc
+	kmsg "kreloc: control line for the dmesg check, offset $offset"
+	for b in sleep ubsan list odebug rcu lockdep kasan leak; do
+		dmesg -c > /dev/null
+		insmod ./kreloc_test_bugs.ko bug=$b 2>/dev/null && diag "kreloc_test_bugs bug=$b loaded"
+		if [ $b = lockdep ]; then
+			! lockdep_on
+			t $? "after bug=lockdep the stress boot's lockdep check fails"
+		fi
+		if [ $b = leak ]; then
+			sleep 6	# kmemleak reports objects older than 5 s
+			leaks=$(kmemleak_scan)
+			[ "$leaks" -ge 3 ]
+			t $? "after bug=leak the guest's kmemleak check counts $leaks objects (3 leaked)"
+		fi
+		echo "KRELOC-CONTROL-BEGIN $b"
+		dmesg
+		[ $b = leak ] && cat /tmp/kmemleak
+		echo "KRELOC-CONTROL-END $b"
+	done
+	# The checks of the other boots, against states made wrong on purpose.
+	( K=/tmp/none; info_ok ) > /dev/null
+	[ $? -ne 0 ]
+	t $? "info_ok fails without kreloc loaded"
+	modprobe dummy
+	mkdir -p /tmp/fake/module
+	echo "dummy live" > /tmp/fake/modules
+	for f in /sys/module/dummy/sections/.*; do
+		[ -f "$f" ] || continue
+		a=$(cat "$f")
+		[ "${f##*/}" = .text ] && a=$(printf '0x%x' $((a + 16)))
+		echo "section ${f##*/} $a"
+	done > /tmp/fake/module/dummy
+	( K=/tmp/fake; records_ok ) > /dev/null
+	[ $? -ne 0 ]
+	t $? "records_ok fails on a record whose .text is 16 bytes off sysfs"
+	rmmod dummy
+	insmod $KO
+	offset_true=$offset
+	offset=$((offset + 0x200000))
+	info_ok > /dev/null
+	[ $? -ne 0 ]
+	t $? "info_ok fails against an offset 2 MiB off the truth"
+	offset=$offset_true
+	rmmod kreloc
 	end
 }
 
@@ -485,8 +561,8 @@ faults)
 	faults_churn
 	faults_function
 	;;
-lockdown-integrity) lockdown integrity ;;
-lockdown-confidentiality) lockdown confidentiality ;;
+lockdown) lockdown ;;
+controls) controls ;;
 esac
 dmesg | grep -c 'FAULT_INJECTION' > /dev/null
 echo "KRELOC-DONE $mode"

@@ -12,15 +12,22 @@
 #   3. faults: failslab and fail_page_alloc in the insmod task from rare to
 #      always, failslab in modprobe/rmmod during the churn, fail_function
 #      on kreloc's own ALLOW_ERROR_INJECTION points;
-#   4. lockdown=integrity and lockdown=confidentiality with kreloc.ko
-#      signed by the kernel's key (an unsigned copy must be refused).
-# Every boot's console must show no report (rig/console-check.sh) and no
-# kreloc line with an address or the offset (rig/dmesg-addr-check.sh).
-# soak: 1,000 churn cycles and more faulted loads (make soak).
+#   4. lockdown: booted with lockdown=integrity, raised to confidentiality;
+#      at each level kreloc.ko signed by the kernel's key loads, an
+#      unsigned copy and one signed with another key are refused;
+#   5. controls: the negative controls.  A module commits one bug of each
+#      kind (sleep in atomic, UBSAN, list corruption, debugobjects, RCU,
+#      lockdep, KASAN, a leak), a kreloc line with the offset goes to the
+#      log, and the guest's own checks meet wrong states: each check of the
+#      boots above must fail here, or this boot fails.
+# Every other boot's console must show no report (rig/console-check.sh) and
+# no kreloc line with an address or the offset (rig/dmesg-addr-check.sh).
+# soak: 1,000 churn cycles, every allocation of the fail-nth sweep, more
+# faulted loads (make soak).
 #
 #   KRELOC_DEBUG_CYCLES, KRELOC_DEBUG_FAULT_LOADS, KRELOC_DEBUG_NTH_FINE
 #   override the counts; KRELOC_DEBUG_MODES picks boots (default: "suite
-#   stress faults lockdown-integrity lockdown-confidentiality").
+#   stress faults lockdown controls").
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -30,6 +37,11 @@ envf="$CACHE/tmp/debug.env.$$"
 "$top/rig/kernel-debug.sh" > "$envf"
 # shellcheck disable=SC1090
 . "$envf"
+# UBSAN's checks in every module built here (kreloc, the test modules, and
+# the suite's builds in rig/vm-tests.sh); the kernel itself is not
+# instrumented, to keep its build short (kbuild reads this from the
+# environment, scripts/Makefile.lib).
+export UBSAN_SANITIZE=y
 if [ "$mode" = soak ]; then
 	cycles=${KRELOC_DEBUG_CYCLES:-1000} loads=${KRELOC_DEBUG_FAULT_LOADS:-20} fchurn=30 nthfine=${KRELOC_DEBUG_NTH_FINE:-1}
 else
@@ -40,7 +52,7 @@ rm -rf "$work"
 mkdir -p "$work"
 
 # 1. The selftest suite; the other release's map is Debian 6.1's.
-modes=${KRELOC_DEBUG_MODES:-suite stress faults lockdown-integrity lockdown-confidentiality}
+modes=${KRELOC_DEBUG_MODES:-suite stress faults lockdown controls}
 want() { case " $modes " in *" $1 "*) return 0 ;; esac; return 1; }
 if want suite && [ "$mode" = check ]; then
 	"$top/rig/kernel-amd64.sh" 6.1 > "$work/amd64-6.1.env"
@@ -60,10 +72,16 @@ cp "$work/build/kreloc/kreloc.ko" "$stage/kreloc/kreloc.ko"
 "$SIGN_FILE" "$SIGN_HASH" "$SIGN_KEY" "$SIGN_CERT" "$work/build/kreloc/kreloc.ko" \
 	"$stage/kreloc/kreloc-signed.ko"
 cmp -s "$stage/kreloc/kreloc.ko" "$stage/kreloc/kreloc-signed.ko" && die "sign-file did not sign"
+# A key the kernel does not trust, made for this run.
+openssl req -new -nodes -utf8 -sha256 -days 2 -batch -x509 -subj "/CN=kreloc untrusted test key/" \
+	-outform PEM -out "$work/wrongkey.pem" -keyout "$work/wrongkey.pem" 2>/dev/null ||
+	die "cannot make a signing key"
+"$SIGN_FILE" "$SIGN_HASH" "$work/wrongkey.pem" "$work/wrongkey.pem" "$work/build/kreloc/kreloc.ko" \
+	"$stage/kreloc/kreloc-wrongkey.ko"
 mkdir -p "$work/build/test_module"
 cp "$top/selftests/kreloc/test_module/"*.c "$top/selftests/kreloc/test_module/Kbuild" \
 	"$work/build/test_module/"
-make -s -C "$KDIR" M="$work/build/test_module" modules >/dev/null 2>&1 ||
+make -s -C "$KDIR" M="$work/build/test_module" KRELOC_TEST_BUGS=m modules >/dev/null 2>&1 ||
 	die "cannot build the test modules"
 cp "$work/build/test_module/"*.ko "$stage/kreloc/"
 ksft=$("$top/rig/linux-source.sh")/tools/testing/selftests
@@ -110,8 +128,55 @@ boot() {
 	fi
 	tr -d '\r' < "$work/output-$m.log" | sed -n 's/^KRELOC-COUNT /# count: /p' >&2 || true
 }
+# controls: the console must show each kind of report, in the block the
+# guest framed for it, and the dmesg check must find the control line.
+controls() {
+	local m=controls vmrc=0 off t0 b pat seg report
+	printf '#!/bin/sh\nexec sh ./vm-debug-guest.sh %s\n' "$m" > "$stage/kreloc/job"
+	chmod +x "$stage/kreloc/job"
+	t0=$(date +%s)
+	KRELOC_VM_TIMEOUT=${KRELOC_VM_TIMEOUT:-1500} "$top/rig/run-vm.sh" "$envf" "$stage" \
+		"$work/console-$m.log" "" "$work/output-$m.log" || vmrc=$?
+	log "debug kernel: $m took $(( $(date +%s) - t0 ))s"
+	# The console is full of reports on purpose: the guest's tests only.
+	: > "$work/empty.log"
+	KRELOC_TAG="debug $m" "$top/rig/ktap.sh" "$work/output-$m.log" "$work/empty.log" "$results"
+	[ $vmrc -eq 0 ] || { echo "not ok - debug $m: VM run failed (see $work/console-$m.log)"; echo "0 1 0" >> "$results"; }
+	for b in sleep ubsan list odebug rcu lockdep kasan leak; do
+		case $b in
+		sleep) pat='BUG: sleeping function called from invalid context' ;;
+		ubsan) pat='UBSAN: shift-out-of-bounds' ;;
+		list) pat='list_del corruption' ;;
+		odebug) pat='ODEBUG: free active' ;;
+		rcu) pat='suspicious rcu_dereference' ;;
+		lockdep) pat='WARNING: possible circular locking dependency' ;;
+		kasan) pat='BUG: KASAN: use-after-free' ;;
+		leak) pat='unreferenced object 0x' ;;
+		esac
+		seg="$work/control-$b.log"
+		tr -d '\r' < "$work/output-$m.log" |
+			sed -n "/^KRELOC-CONTROL-BEGIN $b\$/,/^KRELOC-CONTROL-END $b\$/p" > "$seg"
+		if grep -q "$pat" "$seg" && ! "$top/rig/console-check.sh" "$seg" > /dev/null; then
+			echo "ok - debug $m: bug=$b: the kernel reports it and console-check fails on it ($pat)"
+			echo "1 0 0" >> "$results"
+		else
+			echo "not ok - debug $m: bug=$b: no report matching '$pat', or console-check passed it"
+			echo "0 1 0" >> "$results"
+		fi
+	done
+	off=$(tr -d '\r' < "$work/output-$m.log" | sed -n 's/^KRELOC-OFFSET //p' | head -1)
+	if report=$("$top/rig/dmesg-addr-check.sh" "$work/console-$m.log" ${off:+"$off"}) ||
+	   ! printf '%s\n' "$report" | grep -q 'kreloc: control line'; then
+		echo "not ok - debug $m: dmesg-addr-check missed the kreloc line with the offset ($off)"
+		echo "0 1 0" >> "$results"
+	else
+		echo "ok - debug $m: dmesg-addr-check finds the kreloc line with the offset ($off)"
+		echo "1 0 0" >> "$results"
+	fi
+}
+
 want stress && boot stress
 want faults && boot faults
-want lockdown-integrity && boot lockdown-integrity lockdown=integrity
-want lockdown-confidentiality && boot lockdown-confidentiality lockdown=confidentiality
+want lockdown && boot lockdown lockdown=integrity
+want controls && controls
 rm -f "$envf"
