@@ -17,7 +17,9 @@ pat+='|UBSAN:|list_(add|del) corruption|ODEBUG:'
 pat+='|unreferenced object 0x|kmemleak: [0-9]+ new suspected memory leak'
 
 [ -r "$1" ] || { echo "console-check: cannot read $1" >&2; exit 2; }
-if tr -d '\r' < "$1" | grep -qE "$pat"; then
+# grep reads it all: with -q it could stop early, tr would die of SIGPIPE
+# and pipefail would make a report look like a clean log.
+if tr -d '\r' < "$1" | grep -E "$pat" > /dev/null; then
 	tr -d '\r' < "$1" | grep -nE -A5 "$pat" | head -40
 	exit 1
 fi
