@@ -246,18 +246,8 @@ got=$(new_probe)
 $K probe --remove kreloc/vml
 check "kreloc probe vmlinux:$LINKED registers at $FN ($rt), as the kernel places it ($got, $want; exit $rc)" \
 	[ -n "$want" -a "$got" = "$want" ]
-if [ -w /sys/kernel/security/lockdown ] && echo integrity > /sys/kernel/security/lockdown; then
-	$K probe --dry-run "$FN" > /tmp/p 2>&1; rc=$?
-	diag /tmp/p
-	check "under lockdown=integrity kreloc probe is refused: exit 3, naming lockdown (exit $rc)" \
-		sh -c '[ '"$rc"' = 3 ] && grep -q "lockdown" /tmp/p'
-	$K show > /tmp/p 2>&1; rc=$?
-	check "under lockdown=integrity kreloc show still reads (exit $rc)" [ "$rc" = 0 ]
-else
-	skip "lockdown: kreloc probe refused naming it" "no lockdown LSM"
-	skip "lockdown: kreloc show" "no lockdown LSM"
-fi
-# A module function: reading /proc/net/dev asks every device for its stats.
+# A module function, before lockdown closes lookup: reading /proc/net/dev
+# asks every device for its stats.
 if [ -d /sys/module/dummy ]; then
 	$K probe --group kreloc --event dstats dummy:dummy_get_stats64 > /tmp/m 2>&1; rc=$?
 	diag /tmp/m
@@ -278,6 +268,17 @@ if [ -d /sys/module/dummy ]; then
 		[ "$(echo "$a" | awk '{print $4, $5}')" = "dummy text" ]
 else
 	for i in 1 2 3 4; do skip "module probe and lookup" "no dummy module"; done
+fi
+if [ -w /sys/kernel/security/lockdown ] && echo integrity > /sys/kernel/security/lockdown; then
+	$K probe --dry-run "$FN" > /tmp/p 2>&1; rc=$?
+	diag /tmp/p
+	check "under lockdown=integrity kreloc probe is refused: exit 3, naming lockdown (exit $rc)" \
+		sh -c '[ '"$rc"' = 3 ] && grep -q "lockdown" /tmp/p'
+	$K show > /tmp/p 2>&1; rc=$?
+	check "under lockdown=integrity kreloc show still reads (exit $rc)" [ "$rc" = 0 ]
+else
+	skip "lockdown: kreloc probe refused naming it" "no lockdown LSM"
+	skip "lockdown: kreloc show" "no lockdown LSM"
 fi
 echo "KRELOC-TEST-END tools-probe rc=0"
 grep -E '^KERNELOFFSET=' /sys/kernel/debug/kreloc/info | sed 's/^/# boot 2 /'
