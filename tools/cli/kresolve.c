@@ -150,6 +150,11 @@ static int build_core(struct kres *r, enum kres_map_kind kind, const char *name,
 	struct sortent *e;
 	uint64_t delta = 0, span;
 	size_t i, n = 0, nonzero = 0, dot_text = 0, pool_len;
+	/*
+	 * The symbol REF_LINKED is the address of: the module's reference,
+	 * _stext on arm64 (whose kallsyms has no _text), _text elsewhere.
+	 */
+	const char *ref = s->arch && !strcmp(s->arch, "aarch64") ? "_stext" : "_text";
 	int abi_v1;
 
 	if (r->map.placeholder && !r->map.nr)
@@ -165,7 +170,7 @@ static int build_core(struct kres *r, enum kres_map_kind kind, const char *name,
 		if (m->module)
 			continue;
 		nonzero += m->addr != 0;
-		if (!text && !strcmp(m->name, "_text"))
+		if (!text && !strcmp(m->name, ref))
 			text = m;
 		dot_text += m->name[0] == '.' && m->name[1] && is_text(m->type);
 	}
@@ -174,14 +179,15 @@ static int build_core(struct kres *r, enum kres_map_kind kind, const char *name,
 			      "read without CAP_SYSLOG shows zeros)", name);
 	if (kind == KRES_KALLSYMS) {
 		if (!text)
-			return ksnap_seterr(err, errlen, "%s: no _text symbol: cannot tell that boot's offset", name);
+			return ksnap_seterr(err, errlen, "%s: no %s symbol: cannot tell that boot's offset",
+					    name, ref);
 		if (!s->ref_linked.ok)
 			return ksnap_seterr(err, errlen, "%s: the snapshot has no REF_LINKED: cannot convert "
 				      "a kallsyms to link-time addresses", name);
 		delta = text->addr - s->ref_linked.v;
 	} else if (text && s->ref_linked.ok && text->addr != s->ref_linked.v) {
-		return ksnap_seterr(err, errlen, "%s: _text is 0x%" PRIx64 " but the snapshot's REF_LINKED "
-			      "is 0x%" PRIx64 ": map of another build", name, text->addr,
+		return ksnap_seterr(err, errlen, "%s: %s is 0x%" PRIx64 " but the snapshot's REF_LINKED "
+			      "is 0x%" PRIx64 ": map of another build", name, ref, text->addr,
 			      s->ref_linked.v);
 	}
 	if (check_identity(r, delta, name, err, errlen))
