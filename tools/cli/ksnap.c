@@ -654,19 +654,21 @@ static void put(struct wr *w, const char *fmt, ...)
 	w->lines++;
 }
 
-static const char *hx(char *buf, const struct kval *v)
+/* A value as the debugfs files print it: hex, or "-" when not published. */
+const char *kval_hex(char buf[KVAL_BUF], const struct kval *v)
 {
 	if (!v->ok)
 		return "-";
-	snprintf(buf, 20, "0x%" PRIx64, v->v);
+	snprintf(buf, KVAL_BUF, "0x%" PRIx64, v->v);
 	return buf;
 }
 
-static const char *dc(char *buf, const struct kval *v)
+/* The same in decimal. */
+const char *kval_dec(char buf[KVAL_BUF], const struct kval *v)
 {
 	if (!v->ok)
 		return "-";
-	snprintf(buf, 24, "%" PRIu64, v->v);
+	snprintf(buf, KVAL_BUF, "%" PRIu64, v->v);
 	return buf;
 }
 
@@ -678,7 +680,7 @@ static const char *str_or_dash(const char *s)
 int ksnap_write(const struct ksnap *s, FILE *f)
 {
 	struct wr w = { f, 0 };
-	char a[24], b[24], c[24], d[24];
+	char a[KVAL_BUF], b[KVAL_BUF], c[KVAL_BUF], d[KVAL_BUF];
 	size_t i, j;
 
 	put(&w, "KRELOC-SNAPSHOT %d\n", KSNAP_VERSION);
@@ -688,37 +690,37 @@ int ksnap_write(const struct ksnap *s, FILE *f)
 	put(&w, "ENDIAN %s\n", str_or_dash(s->endian));
 	put(&w, "ELF_ABI %s\n", str_or_dash(s->abi));
 	put(&w, "BUILD_ID %s\n", str_or_dash(s->build_id));
-	put(&w, "GENERATION %s\n", dc(a, &s->generation));
+	put(&w, "GENERATION %s\n", kval_dec(a, &s->generation));
 	put(&w, "STATUS %s\n", str_or_dash(s->status));
 	put(&w, "INIT %s\n", str_or_dash(s->init));
-	put(&w, "KERNELOFFSET %s\n", hx(a, &s->kerneloffset));
-	put(&w, "REF_LINKED %s\n", hx(a, &s->ref_linked));
-	put(&w, "REF_RUNTIME %s\n", hx(a, &s->ref_runtime));
+	put(&w, "KERNELOFFSET %s\n", kval_hex(a, &s->kerneloffset));
+	put(&w, "REF_LINKED %s\n", kval_hex(a, &s->ref_linked));
+	put(&w, "REF_RUNTIME %s\n", kval_hex(a, &s->ref_runtime));
 	put(&w, "LINKED_SOURCE %s\n", str_or_dash(s->linked_source));
 	put(&w, "# core NAME LINKED RUNTIME SIZE OFFSET STATUS\n");
 	for (i = 0; i < s->nr_core; i++) {
 		const struct ks_core *k = &s->core[i];
 
-		put(&w, "core %s %s %s %s %s %s\n", k->name, hx(a, &k->linked),
-		    hx(b, &k->runtime), hx(c, &k->size), hx(d, &k->offset), k->status);
+		put(&w, "core %s %s %s %s %s %s\n", k->name, kval_hex(a, &k->linked),
+		    kval_hex(b, &k->runtime), kval_hex(c, &k->size), kval_hex(d, &k->offset), k->status);
 	}
 	put(&w, "# anchor NAME LINKED SECTION\n");
 	for (i = 0; i < s->nr_anchors; i++)
-		put(&w, "anchor %s %s %s\n", s->anchors[i].name, hx(a, &s->anchors[i].linked),
+		put(&w, "anchor %s %s %s\n", s->anchors[i].name, kval_hex(a, &s->anchors[i].linked),
 		    s->anchors[i].section);
 	put(&w, "# module NAME STATE TEXT_BASE TEXT_SIZE LOAD_GEN UNLOAD_GEN BUILD_ID, "
 	    "then KIND NAME ADDRESS SIZE STATE\n");
 	for (i = 0; i < s->nr_mods; i++) {
 		const struct ks_mod *m = &s->mods[i];
 
-		put(&w, "module %s %s %s %s %s %s %s\n", m->name, m->state, hx(a, &m->text_base),
-		    hx(b, &m->text_size), dc(c, &m->load_gen), dc(d, &m->unload_gen),
+		put(&w, "module %s %s %s %s %s %s %s\n", m->name, m->state, kval_hex(a, &m->text_base),
+		    kval_hex(b, &m->text_size), kval_dec(c, &m->load_gen), kval_dec(d, &m->unload_gen),
 		    str_or_dash(m->build_id));
 		for (j = 0; j < m->nr_mem; j++) {
 			const struct ks_mem *k = &m->mem[j];
 
 			put(&w, "%s %s %s %s %s\n", k->kind == KS_REGION ? "region" : "section",
-			    k->name, hx(a, &k->addr), hx(b, &k->size), k->state);
+			    k->name, kval_hex(a, &k->addr), kval_hex(b, &k->size), k->state);
 		}
 	}
 	put(&w, "end %lu\n", w.lines + 1);

@@ -28,6 +28,11 @@ struct kval {
 	int ok;
 };
 
+/* Room for a kval printed by kval_hex() or kval_dec(). */
+#define KVAL_BUF 24
+const char *kval_hex(char buf[KVAL_BUF], const struct kval *v);
+const char *kval_dec(char buf[KVAL_BUF], const struct kval *v);
+
 struct ks_core {
 	char name[32];
 	struct kval linked, runtime, size, offset;

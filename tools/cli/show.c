@@ -100,41 +100,25 @@ static void show_json(const struct ksnap *s, int no_modules)
 	json_doc_end();
 }
 
-static const char *hx(char *buf, const struct kval *v)
-{
-	if (!v->ok)
-		return "-";
-	snprintf(buf, 20, "0x%" PRIx64, v->v);
-	return buf;
-}
-
-static const char *dc(char *buf, const struct kval *v)
-{
-	if (!v->ok)
-		return "-";
-	snprintf(buf, 24, "%" PRIu64, v->v);
-	return buf;
-}
-
 static void show_text(const struct ksnap *s, int no_modules)
 {
-	char a[24], b[24], c[24], d[24];
+	char a[KVAL_BUF], b[KVAL_BUF], c[KVAL_BUF], d[KVAL_BUF];
 	size_t i, j;
 
 	printf("kernel      %s %s (%s-endian, ELF ABI %s)\n", s->osrelease, s->arch,
 	       s->endian, s->abi);
 	printf("build id    %s\n", s->build_id);
 	printf("status      %s   init %s   generation %s\n", s->status, s->init,
-	       dc(a, &s->generation));
-	printf("offset      %s   (_text linked %s, runtime %s)\n", hx(a, &s->kerneloffset),
-	       hx(b, &s->ref_linked), hx(c, &s->ref_runtime));
+	       kval_dec(a, &s->generation));
+	printf("offset      %s   (_text linked %s, runtime %s)\n", kval_hex(a, &s->kerneloffset),
+	       kval_hex(b, &s->ref_linked), kval_hex(c, &s->ref_runtime));
 	printf("\n%-10s %-18s %-18s %-10s %-18s %s\n", "SECTION", "LINKED", "RUNTIME", "SIZE",
 	       "OFFSET", "STATUS");
 	for (i = 0; i < s->nr_core; i++) {
 		const struct ks_core *k = &s->core[i];
 
-		printf("%-10s %-18s %-18s %-10s %-18s %s\n", k->name, hx(a, &k->linked),
-		       hx(b, &k->runtime), hx(c, &k->size), hx(d, &k->offset), k->status);
+		printf("%-10s %-18s %-18s %-10s %-18s %s\n", k->name, kval_hex(a, &k->linked),
+		       kval_hex(b, &k->runtime), kval_hex(c, &k->size), kval_hex(d, &k->offset), k->status);
 	}
 	if (no_modules) {
 		printf("\nmodules     (this kreloc module does not track modules)\n");
@@ -144,14 +128,14 @@ static void show_text(const struct ksnap *s, int no_modules)
 	for (i = 0; i < s->nr_mods; i++) {
 		const struct ks_mod *m = &s->mods[i];
 
-		printf("%-24s %-7s %-18s %-10s %s..%s\n", m->name, m->state, hx(a, &m->text_base),
-		       hx(b, &m->text_size), dc(c, &m->load_gen), dc(d, &m->unload_gen));
+		printf("%-24s %-7s %-18s %-10s %s..%s\n", m->name, m->state, kval_hex(a, &m->text_base),
+		       kval_hex(b, &m->text_size), kval_dec(c, &m->load_gen), kval_dec(d, &m->unload_gen));
 		for (j = 0; j < m->nr_mem; j++) {
 			const struct ks_mem *k = &m->mem[j];
 
 			if (k->kind == KS_REGION && k->size.ok && k->size.v)
-				printf("    %-20s %-18s %-10s %s\n", k->name, hx(a, &k->addr),
-				       hx(b, &k->size), k->state);
+				printf("    %-20s %-18s %-10s %s\n", k->name, kval_hex(a, &k->addr),
+				       kval_hex(b, &k->size), k->state);
 		}
 	}
 }
