@@ -106,6 +106,16 @@ static int gen(struct sysmap *m, long n, unsigned int seed)
 		 */
 		if (s->module && (!strncmp(s->module, "__builtin__", 11) || !strcmp(s->module, "bpf")))
 			continue;
+		/*
+		 * Not ELF mapping symbols ($x, $d: arm64 modules on 6.12 list
+		 * them in /proc/kallsyms): they mark code or data, they name no
+		 * function, and resolve skips them as the kernel's
+		 * is_mapping_symbol() does.  A point between an arm64 module's
+		 * first $x and its first function (ftrace's patchable NOPs)
+		 * belongs to no function.
+		 */
+		if (s->name[0] == '$' || !strncmp(s->name, ".L", 2))
+			continue;
 		if (is_text(s) && is_text(next) && next->addr > s->addr &&
 		    next->addr - s->addr < 0x10000 &&
 		    !strcmp(s->module ? s->module : "", next->module ? next->module : "") &&
