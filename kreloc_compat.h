@@ -2,12 +2,18 @@
 /*
  * Kernel version differences, in one place.  Kbuild detects the features
  * from the target kernel's headers (KRELOC_HAVE_*); only kreloc_compat.c
- * looks at them.
+ * and this header look at them.
  */
 #ifndef _KRELOC_COMPAT_H
 #define _KRELOC_COMPAT_H
 
 #include <linux/types.h>
+/* hex_to_bin(): in <linux/hex.h> on newer kernels, <linux/kernel.h> before. */
+#ifdef KRELOC_HAVE_HEX_H
+#include <linux/hex.h>
+#else
+#include <linux/kernel.h>
+#endif
 
 struct module;
 

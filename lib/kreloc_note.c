@@ -63,17 +63,6 @@ int kreloc_note_build_id(const void *notes, size_t len, bool swap,
 	return n;
 }
 
-static int hexdigit(u8 c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int kreloc_vmcoreinfo_hex(const u8 *text, size_t len, const char *key,
 			  u64 *val)
 {
@@ -95,7 +84,7 @@ int kreloc_vmcoreinfo_hex(const u8 *text, size_t len, const char *key,
 			    (text[i + 1] == 'x' || text[i + 1] == 'X'))
 				i += 2;
 			for (; i < end; i++, n++) {
-				d = hexdigit(text[i]);
+				d = hex_to_bin(text[i]);
 				if (d < 0 || n == 16)
 					return -EINVAL;
 				v = (v << 4) | (u64)d;

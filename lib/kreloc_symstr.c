@@ -4,17 +4,6 @@
  */
 #include "kreloc_symstr.h"
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Parse "0x[0-9a-f]+" at *p, advance *p past it. */
 static int parse_hex(const char **p, u64 *val)
 {
@@ -25,7 +14,7 @@ static int parse_hex(const char **p, u64 *val)
 	if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
 		return -EINVAL;
 	s += 2;
-	while ((d = hexval(*s)) >= 0) {
+	while ((d = hex_to_bin(*s)) >= 0) {
 		if (++n > 16)
 			return -EINVAL;
 		v = (v << 4) | (u64)d;

@@ -2,7 +2,8 @@
 /*
  * Types shared by the module and the host-side unit tests.  The pure-logic
  * files (kreloc_calc.c, kreloc_note.c, kreloc_symstr.c) include only this
- * header so that they build unchanged for userspace.
+ * header so that they build unchanged for userspace; for userspace it also
+ * provides the few kernel helpers they use (hex_to_bin()).
  */
 #ifndef _KRELOC_TYPES_H
 #define _KRELOC_TYPES_H
@@ -12,7 +13,9 @@
 #include <linux/string.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include "kreloc_compat.h"	/* hex_to_bin() */
 #else
+#include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -23,6 +26,14 @@ typedef unsigned short u16;
 typedef unsigned int u32;
 typedef unsigned long long u64;
 typedef long long s64;
+
+/* The kernel's hex_to_bin() (lib/hexdump.c): a hex digit's value, or -1. */
+static inline int hex_to_bin(unsigned char ch)
+{
+	if (!isxdigit(ch))
+		return -1;
+	return isdigit(ch) ? ch - '0' : tolower(ch) - 'a' + 10;
+}
 #endif
 
 #endif /* _KRELOC_TYPES_H */

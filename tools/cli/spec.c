@@ -3,17 +3,6 @@
 #include <string.h>
 #include "spec.h"
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int cli_spec_parse(const char *s, struct cli_spec *cs, const char **why)
 {
 	size_t len = s ? strlen(s) : 0, i;
@@ -32,7 +21,7 @@ int cli_spec_parse(const char *s, struct cli_spec *cs, const char **why)
 		if (p[0] != '0' || (p[1] != 'x' && p[1] != 'X') || !p[2] || strlen(p + 2) > 16)
 			goto bad_linked;
 		for (n = 2; p[n]; n++) {
-			int d = hexval(p[n]);
+			int d = hex_to_bin(p[n]);
 
 			if (d < 0)
 				goto bad_linked;
