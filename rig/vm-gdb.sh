@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # vm-gdb.sh ENV RESULTS: gdb debugs a KASLR'd kernel and its modules with
-# the script `kreloc gdb` makes from a snapshot.  ENV is a kernel with a
-# symbol-bearing vmlinux (VMLINUX; rig/kernel-debug.sh), booted under QEMU
-# with a gdbstub.  In the guest: load kreloc, vfat, kreloc_busy and dummy;
+# the script `kreloc gdb` makes from a snapshot.  ENV is a kernel booted
+# under QEMU with a gdbstub: one with a symbol-bearing vmlinux (VMLINUX;
+# rig/kernel-debug.sh), or a Debian kernel (rig/kernel-amd64.sh 6.1), whose
+# vmlinux rig/vmlinux-symbols.sh makes from the image's own ELF and the
+# symbols of the link-time map (a nokaslr boot's /proc/kallsyms).  In the guest: load kreloc, vfat, kreloc_busy and dummy;
 # save dummy's /proc/kallsyms lines and unload it; `kreloc snapshot`; pick
 # 200 text and data symbols of /proc/kallsyms (core, vfat/fat, kreloc_busy,
 # the unloaded dummy); then call kreloc_busy_spin() every 0.2 s until
@@ -17,7 +19,10 @@
 #   2. with `kreloc gdb --history`'s script: the breakpoint hits in
 #      kreloc_busy_spin (the PC within its /proc/kallsyms range),
 #      `info symbol` names all 200 addresses as /proc/kallsyms did, and gdb
-#      writes 1 into kreloc_busy_stop through its symbol, ending the loop.
+#      writes 1 into kreloc_busy_stop through its symbol, ending the loop;
+#   3. the build ids: vmlinux's note (readelf -n) is the running kernel's
+#      (the snapshot's BUILD_ID), and `kreloc gdb` refuses a copy of vmlinux
+#      whose build id differs in one byte.
 # Appends "passed failed skipped" to RESULTS.  KRELOC_RUN_TAG=NAME puts the
 # work dir at $CACHE/run/NAME-dbgtools-..., apart from another tree's run.
 set -euo pipefail
@@ -27,8 +32,10 @@ envf="$1" results="$2"
 # shellcheck disable=SC1090
 . "$envf"
 top=$(cd "$(dirname "$0")/.." && pwd)
-[ -n "${VMLINUX:-}" ] && [ -s "$VMLINUX" ] || die "$envf has no VMLINUX with symbols"
 need_pkgs libelf-dev zlib1g-dev kmod gdb-multiarch python3 binutils
+# ENV's VMLINUX, or one made from the image and the link-time map
+VMLINUX=$("$top/rig/vmlinux-symbols.sh" "$envf") || die "no vmlinux with symbols for $envf"
+gtmap=$("$top/rig/groundtruth.sh" "$envf") || die "no link-time map for $envf"
 work="$CACHE/run/${KRELOC_RUN_TAG:+$KRELOC_RUN_TAG-}dbgtools-gdb-$KVER"
 rm -rf "$work"
 stage_t0=$(date +%s)
@@ -141,8 +148,10 @@ while read -r a next type name mod; do
 	if [[ $type == [tT] ]]; then
 		span=$(( 0x$next - 0x$a ))
 		size=$(awk -v k="${mod:--} $name" '$1 " " $2 == k {print $3}' "$work/sizes")
-		# a name twice in its file has no size we could tell: its start
-		if [ -z "$size" ]; then span=0; elif [ "$size" -lt "$span" ]; then span=$size; fi
+		# a name twice in its file has no size we could tell: its start;
+		# size 0 (an assembler symbol, or the map's symbols) is unknown:
+		# gdb then names the bytes up to the next symbol, as kallsyms
+		if [ -z "$size" ]; then span=0; elif [ "$size" -gt 0 ] && [ "$size" -lt "$span" ]; then span=$size; fi
 		[ $span -gt 64 ] && span=64
 		[ $span -gt 1 ] && off=$(( RANDOM % span ))
 	fi
@@ -167,6 +176,24 @@ t2=$(date +%s)
 	--modules-dir "$work/sym" --history -o "$work/kreloc.gdb" 2> "$work/kreloc-gdb.err" || true
 rungdb kreloc "$work/kreloc.gdb" 60 1 "${KRELOC_GDB_DUMP:+$work/vmcore}"
 t3=$(date +%s)
+# The build ids: the running kernel's (the snapshot's, read by the module)
+# and vmlinux's note; then a copy of vmlinux with one byte of that note
+# changed, which `kreloc gdb` must refuse as another build.
+snap_id=$(awk '$1 == "BUILD_ID" {print $2}' "$work/snap")
+vml_id=$(readelf -n "$work/sym/vmlinux" | awk '$1 == "Build" && $2 == "ID:" {print $3; exit}')
+python3 - "$work/sym/vmlinux" "$work/other-vmlinux" "${vml_id:-00}" <<'EOF'
+import sys
+data = bytearray(open(sys.argv[1], "rb").read())
+i = data.find(bytes.fromhex(sys.argv[3]))
+if i >= 0 and len(sys.argv[3]) >= 16:
+    data[i] ^= 0xff
+open(sys.argv[2], "wb").write(data)
+EOF
+other_id=$(readelf -n "$work/other-vmlinux" | awk '$1 == "Build" && $2 == "ID:" {print $3; exit}')
+other_rc=0
+"$work/src/tools/cli/kreloc" gdb --snapshot "$work/snap" --vmlinux "$work/other-vmlinux" \
+	--modules-dir "$work/sym" --history -o "$work/other.gdb" 2> "$work/other.err" || other_rc=$?
+rm -f "$work/other-vmlinux"
 wait $vm || log "the guest run failed (see $work/console.log)"
 tr -d '\r' < "$work/out.log" > "$work/out"
 
@@ -210,14 +237,14 @@ pc=$(sed -n 's/^PC 0x//p' "$work/kreloc.res" 2>/dev/null)
 spin=$(awk '$4 == "kreloc_busy_spin" {print $1, $2}' "$work/samples")
 if [ -z "$spin" ]; then
 	spin=$("$work/src/tools/cli/kreloc" kallsyms --snapshot "$work/snap" --system-map \
-		"${SYSTEM_MAP:-/nonexistent}" --modules-dir "$work/stage" 2>/dev/null |
+		"$gtmap" --modules-dir "$work/stage" 2>/dev/null |
 		grep '\[kreloc_busy\]' | sort | awk 'f && !n {n = $1} $3 == "kreloc_busy_spin" {s = $1; f = 1} END {print s, n}')
 fi
 read -r spin_lo spin_hi <<< "$spin"
 {
 	echo "KRELOC-TEST-BEGIN dbgtools-gdb"
 	echo "TAP version 13"
-	echo "1..6"
+	echo "1..8"
 	echo "# stage took $(( $(date +%s) - stage_t0 ))s, building ${build_s}s of it"
 	echo "# guest ready after $(( t1 - t0 ))s; control gdb run $(( t2 - t1 ))s, kreloc run $(( t3 - t2 ))s"
 	sed 's/^/# kreloc gdb: /' "$work/kreloc-gdb.err"
@@ -260,6 +287,17 @@ read -r spin_lo spin_hi <<< "$spin"
 	else
 		echo "not ok 6 the script places the unloaded dummy (--history) at its old addresses"
 	fi
+	if [ -n "$snap_id" ] && [ "$snap_id" = "$vml_id" ] && grep -q '^symbol-file ' "$work/kreloc.gdb"; then
+		echo "ok 7 vmlinux has the running kernel's build id $vml_id, and kreloc gdb placed it"
+	else
+		echo "not ok 7 vmlinux has the running kernel's build id (vmlinux ${vml_id:-none}, snapshot ${snap_id:-none})"
+	fi
+	if [ "$other_rc" -ne 0 ] && [ -n "$other_id" ] && [ "$other_id" != "$vml_id" ] &&
+	   grep -q 'another build' "$work/other.err" && ! grep -q '^symbol-file ' "$work/other.gdb" 2>/dev/null; then
+		echo "ok 8 kreloc gdb refuses a vmlinux of build id $other_id (exit $other_rc: $(head -c 160 "$work/other.err"))"
+	else
+		echo "not ok 8 kreloc gdb refuses a vmlinux of another build id (${other_id:-none}; exit $other_rc: $(head -c 160 "$work/other.err"))"
+	fi
 	echo "KRELOC-TEST-END dbgtools-gdb rc=0"
 } > "$work/host.log"
-KRELOC_PLAN=dbgtools-gdb:6 KRELOC_TAG="$UNAME_M $KVER" "$top/rig/ktap.sh" "$work/host.log" "$work/console.log" "$results"
+KRELOC_PLAN=dbgtools-gdb:8 KRELOC_TAG="$UNAME_M $KVER" "$top/rig/ktap.sh" "$work/host.log" "$work/console.log" "$results"
