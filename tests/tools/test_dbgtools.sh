@@ -75,6 +75,14 @@ else
 	comm -23 "$W/k1.text" "$W/kallsyms.sorted" | head -3 | diag
 fi
 check "kallsyms -o writes mode 0600 (it holds addresses)" test "$(mode "$W/k1")" = 600
+# ... and the other way round: each core text line of /proc/kallsyms is
+# there, x86's .exit.text (linked after .init.data, past its SIZE) and the
+# _etext/_einittext markers included (ksnap_core_areas(): an area ends at
+# the next section, not at SIZE).
+grep -v $'\t' "$W/kallsyms.sorted" | awk '$2 ~ /^[tTwW]$/' > "$W/kallsyms.text"
+missing=$(comm -13 "$W/k1.text" "$W/kallsyms.text" | wc -l)
+check "kallsyms: each of the boot's $(wc -l < "$W/kallsyms.text") core text symbols is there ($missing missing)" \
+	test "$missing" -eq 0 -a -s "$W/kallsyms.text"
 # the same check notices a wrong offset: it can fail
 sed 's/^\(core [a-z.]* [^ ]* [^ ]* [^ ]*\) \(0x[0-9a-f]*\)000 \([a-z]*\)$/\1 \2001 \3/' "$SNAP" > "$W/snap.off"
 "$K" kallsyms --snapshot "$W/snap.off" --system-map "$MAP" 2>/dev/null | grep -v $'\t' |

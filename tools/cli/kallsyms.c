@@ -36,52 +36,21 @@ static const char kallsyms_help[] =
 	"of another build is left out with the reason (exit 1); a module without a\n"
 	"found .ko gets no symbols (a warning).\n";
 
-struct area {
-	uint64_t lo, hi, off;		/* link-time [lo, hi) moved by off */
-};
-
-/* As kreloc resolve: a section's area runs to the next section's start. */
-static size_t core_areas(const struct ksnap *s, struct area *a, uint64_t *lowest)
+/* The lowest link-time section start: x86_64's per-CPU symbols lie below. */
+static uint64_t lowest_core(const struct ksnap *s)
 {
-	size_t i, j, n = 0;
+	uint64_t lowest = UINT64_MAX;
+	size_t i;
 
-	*lowest = UINT64_MAX;
-	for (i = 0; i < s->nr_core; i++) {
-		const struct ks_core *c = &s->core[i];
-		uint64_t hi = 0;
-		int have = 0;
-
-		if (c->linked.ok && c->linked.v < *lowest)
-			*lowest = c->linked.v;
-		if (!c->linked.ok || !c->offset.ok ||
-		    (strcmp(c->status, "ok") && strcmp(c->status, "freed")))
-			continue;
-		for (j = 0; j < s->nr_core; j++) {
-			const struct ks_core *o = &s->core[j];
-
-			if (j != i && o->linked.ok && o->linked.v > c->linked.v &&
-			    (!have || o->linked.v < hi)) {
-				hi = o->linked.v;
-				have = 1;
-			}
-		}
-		if (!have && c->size.ok) {
-			hi = c->linked.v + c->size.v;
-			have = 1;
-		}
-		if (!have || hi <= c->linked.v)
-			continue;
-		a[n].lo = c->linked.v;
-		a[n].hi = hi;
-		a[n].off = c->offset.v;
-		n++;
-	}
-	return n;
+	for (i = 0; i < s->nr_core; i++)
+		if (s->core[i].linked.ok && s->core[i].linked.v < lowest)
+			lowest = s->core[i].linked.v;
+	return lowest;
 }
 
 struct core_out {
 	FILE *f;
-	const struct area *a;
+	const struct ks_area *a;
 	size_t na;
 	uint64_t lowest;
 	int width;
@@ -176,7 +145,7 @@ int do_kallsyms(int argc, char **argv)
 	static const char *const st[] = { "ok", "missing", "compressed", "mismatch" };
 	const char *snap_path = NULL, *map_path = NULL, *vmlinux = NULL, *moddir = NULL;
 	const char *out = NULL;
-	struct area areas[KSNAP_MAX_CORE];
+	struct ks_area areas[KSNAP_MAX_CORE];
 	struct core_out co = { 0 };
 	struct ksf_index ix = { 0 };
 	struct ksymfile v = { 0 };
@@ -226,7 +195,8 @@ int do_kallsyms(int argc, char **argv)
 		p_err("%s", err);
 		return ret;
 	}
-	co.na = core_areas(&s, areas, &co.lowest);
+	co.na = ksnap_core_areas(&s, areas);
+	co.lowest = lowest_core(&s);
 	co.a = areas;
 	co.width = s.ref_linked.ok && s.ref_linked.v <= 0xffffffffu ? 8 : 16;
 	if (!co.na) {

@@ -264,47 +264,18 @@ static int build_core(struct kres *r, enum kres_map_kind kind, const char *name,
 	return 0;
 }
 
-/*
- * A core section's area runs from its link-time start to the start of the
- * next section above it (as the module groups its anchors); the last one
- * ends at its SIZE.  Only sections with a published offset are usable.
- */
+/* The core sections' areas (ksnap_core_areas()), at their runtime address. */
 static void build_areas(struct kres *r)
 {
-	const struct ksnap *s = r->snap;
-	size_t i, j;
+	struct ks_area a[KSNAP_MAX_CORE];
+	size_t i;
 
-	r->nr_area = 0;
-	for (i = 0; i < s->nr_core; i++) {
-		const struct ks_core *c = &s->core[i];
-		uint64_t hi = 0;
-		int have_hi = 0;
-
-		if (!c->linked.ok || !c->offset.ok ||
-		    (strcmp(c->status, "ok") && strcmp(c->status, "freed")))
-			continue;
-		for (j = 0; j < s->nr_core; j++) {
-			const struct ks_core *o = &s->core[j];
-
-			if (j != i && o->linked.ok && o->linked.v > c->linked.v &&
-			    (!have_hi || o->linked.v < hi)) {
-				hi = o->linked.v;
-				have_hi = 1;
-			}
-		}
-		if (c->size.ok && (!have_hi || c->linked.v + c->size.v > hi)) {
-			if (!have_hi) {
-				hi = c->linked.v + c->size.v;
-				have_hi = 1;
-			}
-		}
-		if (!have_hi || hi <= c->linked.v)
-			continue;
-		r->area[r->nr_area].lo = c->linked.v + c->offset.v;
-		r->area[r->nr_area].len = hi - c->linked.v;
-		r->area[r->nr_area].off = c->offset.v;
-		r->area[r->nr_area].name = c->name;
-		r->nr_area++;
+	r->nr_area = ksnap_core_areas(r->snap, a);
+	for (i = 0; i < r->nr_area; i++) {
+		r->area[i].lo = a[i].lo + a[i].off;
+		r->area[i].len = a[i].hi - a[i].lo;
+		r->area[i].off = a[i].off;
+		r->area[i].name = a[i].name;
 	}
 }
 

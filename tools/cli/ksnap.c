@@ -170,6 +170,40 @@ bool ksnap_core_usable(const struct ks_core *c)
 	       (!strcmp(c->status, "ok") || !strcmp(c->status, "freed"));
 }
 
+size_t ksnap_core_areas(const struct ksnap *s, struct ks_area *a)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < s->nr_core; i++) {
+		const struct ks_core *c = &s->core[i];
+		uint64_t hi = 0;
+		bool have = false;
+
+		if (!ksnap_core_usable(c))
+			continue;
+		for (j = 0; j < s->nr_core; j++) {
+			const struct ks_core *o = &s->core[j];
+
+			if (o->linked.ok && o->linked.v > c->linked.v && (!have || o->linked.v < hi)) {
+				hi = o->linked.v;
+				have = true;
+			}
+		}
+		if (!have && c->size.ok) {
+			hi = c->linked.v + c->size.v;
+			have = true;
+		}
+		if (!have || hi <= c->linked.v)
+			continue;
+		a[n].lo = c->linked.v;
+		a[n].hi = hi;
+		a[n].off = c->offset.v;
+		a[n].name = c->name;
+		n++;
+	}
+	return n;
+}
+
 const char *ksnap_arch_endian(const char *arch)
 {
 	static const char *const big[] = { "ppc64", "ppc", "s390x", "s390", "sparc64",

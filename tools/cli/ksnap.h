@@ -116,6 +116,23 @@ int ksnap_split(char *line, char **tok, int max);
 const struct ks_core *ksnap_core(const struct ksnap *s, const char *name);
 /* A core section whose offset is published (STATUS ok or freed). */
 bool ksnap_core_usable(const struct ks_core *c);
+
+/* A core section's link-time area [lo, hi); runtime = link-time + off. */
+struct ks_area {
+	uint64_t lo, hi, off;
+	const char *name;
+};
+
+/*
+ * The areas of the usable core sections (room for KSNAP_MAX_CORE), in
+ * snapshot order; returns how many.  An area runs from its section's start
+ * to the next core section's start, the highest one to its start + SIZE.
+ * SIZE is not the bound: it depends on the link-time source (System.map
+ * markers or the vmlinux ELF section) and leaves out what the kernel links
+ * between the sections and moves with them, such as x86's .exit.text after
+ * .init.data, whose functions /proc/kallsyms lists.
+ */
+size_t ksnap_core_areas(const struct ksnap *s, struct ks_area *a);
 /* "little"/"big" for a `uname -m`, or NULL if unknown. */
 const char *ksnap_arch_endian(const char *arch);
 /* The ELF ABI name for the snapshot: "v1"/"v2" on ppc64, else "-". */
