@@ -1,63 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ko.c - the .ko of a module record, found by build id. */
-#define _XOPEN_SOURCE 700
 #include <elf.h>
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "main.h"
 #include "decompress.h"
 #include "ko.h"
-
-static char *normalise(const char *name, size_t len)
-{
-	char *n = strndup(name, len), *p;
-
-	if (n)
-		for (p = n; *p; p++)
-			if (*p == '-')
-				*p = '_';
-	return n;
-}
-
-static struct ko_index *walk_x;
-
-static int walk_cb(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	static const char *const ext[] = { ".ko", ".ko.xz", ".ko.zst", ".ko.gz", NULL };
-	const char *base = path + ftw->base;
-	size_t blen = strlen(base), i;
-	struct ko_file *k;
-
-	(void)st;
-	if (flag != FTW_F)
-		return 0;
-	for (i = 0; ext[i]; i++) {
-		size_t el = strlen(ext[i]);
-
-		if (blen > el && !strcmp(base + blen - el, ext[i]))
-			break;
-	}
-	if (!ext[i])
-		return 0;
-	k = realloc(walk_x->files, (walk_x->nr + 1) * sizeof(*k));
-	if (!k)
-		return -1;
-	walk_x->files = k;
-	k = &k[walk_x->nr];
-	memset(k, 0, sizeof(*k));
-	k->name = normalise(base, blen - strlen(ext[i]));
-	k->path = strdup(path);
-	if (!k->name || !k->path) {
-		free(k->name);
-		free(k->path);
-		return -1;
-	}
-	walk_x->nr++;
-	return 0;
-}
 
 void ko_index_init(struct ko_index *x, const char *dir, bool warn)
 {
@@ -70,13 +20,11 @@ void ko_index_free(struct ko_index *x)
 {
 	size_t i;
 
-	for (i = 0; i < x->nr; i++) {
-		free(x->files[i].name);
-		free(x->files[i].path);
+	for (i = 0; i < x->nr; i++)
 		if (x->files[i].state > 0)
 			kelf_free(&x->files[i].elf);
-	}
 	free(x->files);
+	ksf_index_free(&x->ix);
 	memset(x, 0, sizeof(*x));
 }
 
@@ -155,41 +103,50 @@ static bool same_sections(const struct kelf *e, const struct ks_mod *m)
 	return listed > 0;
 }
 
+/* Index the directory once (ksf_index_dir()), keeping what it found. */
+static void ko_index(struct ko_index *x)
+{
+	char err[1024];
+	size_t i;
+
+	x->indexed = true;
+	if (ksf_index_dir(&x->ix, x->dir, err, sizeof(err)) && x->warn)
+		p_warn("cannot search all of %s", err);
+	x->files = calloc(x->ix.nr, sizeof(*x->files));
+	if (!x->files) {
+		if (x->warn && x->ix.nr)
+			p_warn("%s: out of memory", x->dir);
+		return;
+	}
+	x->nr = x->ix.nr;
+	for (i = 0; i < x->nr; i++)
+		x->files[i].path = x->ix.ko[i].path;
+}
+
 const struct ko_file *ko_find(struct ko_index *x, const struct ks_mod *m)
 {
+	const struct ksf_kofile *f;
 	struct ko_file *only = NULL;
-	char *n;
-	size_t i, cands = 0, fits = 0;
+	size_t pos = 0, cands = 0, fits = 0;
 
 	if (!x->dir)
 		return NULL;
-	if (!x->indexed) {
-		x->indexed = true;
-		walk_x = x;
-		if (nftw(x->dir, walk_cb, 32, FTW_PHYS) && x->warn)
-			p_warn("%s: cannot search all of it: %s", x->dir, strerror(errno));
-		walk_x = NULL;
-	}
-	n = normalise(m->name, strlen(m->name));
-	if (!n)
-		return NULL;
-	for (i = 0; i < x->nr; i++) {
-		struct ko_file *k = &x->files[i];
+	if (!x->indexed)
+		ko_index(x);
+	while (x->files && (f = ksf_index_next(&x->ix, m->name, &pos))) {
+		struct ko_file *k = &x->files[f - x->ix.ko];
 
-		if (strcmp(k->name, n) || ko_parse(x, k) < 0)
+		if (ko_parse(x, k) < 0)
 			continue;
 		cands++;
 		if (m->build_id) {
-			if (!strcmp(k->build_id, m->build_id)) {
-				free(n);
+			if (!strcmp(k->build_id, m->build_id))
 				return k;
-			}
 		} else if (same_sections(&k->elf, m)) {
 			fits++;
 			only = k;
 		}
 	}
-	free(n);
 	if (!x->warn)
 		return m->build_id || fits != 1 ? NULL : only;
 	if (!cands) {

@@ -13,10 +13,10 @@
 #include <stddef.h>
 #include "../kelf.h"
 #include "ksnap.h"
+#include "ksymfile.h"
 
 struct ko_file {
-	char *name;			/* module name: '-' -> '_' */
-	char *path;
+	const char *path;		/* in the index */
 	int state;			/* 0 not read, 1 parsed, -1 unreadable */
 	struct kelf elf;
 	char build_id[2 * KSNAP_BUILD_ID_MAX + 1];	/* hex, "" if none */
@@ -24,7 +24,8 @@ struct ko_file {
 
 struct ko_index {
 	const char *dir;
-	struct ko_file *files;
+	struct ksf_index ix;		/* the .ko files under dir */
+	struct ko_file *files;		/* one for each of ix.ko[] */
 	size_t nr;
 	bool indexed, warn;
 };

@@ -246,7 +246,7 @@ int ksf_index_dir(struct ksf_index *ix, const char *dir, char *err, size_t errle
 	r = nftw(dir, walk_cb, 32, FTW_PHYS);
 	walk_ix = NULL;
 	if (walk_oom)
-		return ksnap_seterr(err, errlen, "out of memory");
+		return ksnap_seterr(err, errlen, "%s: out of memory", dir);
 	if (r)
 		return ksnap_seterr(err, errlen, "%s: %s", dir, strerror(errno));
 	return 0;
