@@ -46,6 +46,29 @@ kver=${hdr#linux-headers-}
 dir="$CACHE/k/amd64-$kver"
 env="$dir/env"
 
+# write_env BUILD_ROOT KDIR IMAGE MODDIR: the env file of $kver (tmp + mv).
+write_env() {
+	cat > "$env.tmp" <<EOT
+KVER=$kver
+SERIES=$series
+RELEASE=$rel
+BUILD_ROOT=$1
+KARCH=x86
+UNAME_M=x86_64
+CROSS_COMPILE=
+KDIR=$2
+KIMAGE=$3
+VMLINUZ=$3
+SYSTEM_MAP=
+MODDIR=$4
+QEMU_BIN=qemu-system-x86_64
+QEMU_ARGS="-M pc -cpu max -m 1024 -smp 2 -nographic -no-reboot"
+CONSOLE=ttyS0
+USERLAND=/bin
+EOT
+	mv "$env.tmp" "$env"
+}
+
 if [ "$rel" != "$HOST_RELEASE" ] && [ ! -s "$env" ]; then
 	rm -rf "$dir.tmp"
 	mkdir -p "$dir.tmp/root"
@@ -77,25 +100,7 @@ if [ "$rel" != "$HOST_RELEASE" ] && [ ! -s "$env" ]; then
 	[ -n "$img" ] && [ -n "$mods" ] || die "no image or no modules in ${pkgs[*]}"
 	rm -rf "$dir"
 	mv "$dir.tmp" "$dir"
-	cat > "$env.tmp" <<EOT
-KVER=$kver
-SERIES=$series
-RELEASE=$rel
-BUILD_ROOT=$broot
-KARCH=x86
-UNAME_M=x86_64
-CROSS_COMPILE=
-KDIR=$broot/usr/src/$hdr
-KIMAGE=$img
-VMLINUZ=$img
-SYSTEM_MAP=
-MODDIR=${mods%/}
-QEMU_BIN=qemu-system-x86_64
-QEMU_ARGS="-M pc -cpu max -m 1024 -smp 2 -nographic -no-reboot"
-CONSOLE=ttyS0
-USERLAND=/bin
-EOT
-	mv "$env.tmp" "$env"
+	write_env "$broot" "$broot/usr/src/$hdr" "$img" "${mods%/}"
 fi
 
 if [ ! -s "$env" ]; then
@@ -128,25 +133,7 @@ if [ ! -s "$env" ]; then
 	done
 	rm -rf "$dir"
 	mv "$dir.tmp" "$dir"
-	cat > "$env.tmp" <<EOT
-KVER=$kver
-SERIES=$series
-RELEASE=$rel
-BUILD_ROOT=
-KARCH=x86
-UNAME_M=x86_64
-CROSS_COMPILE=
-KDIR=$hd
-KIMAGE=$dir/root/boot/vmlinuz-$kver
-VMLINUZ=$dir/root/boot/vmlinuz-$kver
-SYSTEM_MAP=
-MODDIR=$dir/root
-QEMU_BIN=qemu-system-x86_64
-QEMU_ARGS="-M pc -cpu max -m 1024 -smp 2 -nographic -no-reboot"
-CONSOLE=ttyS0
-USERLAND=/bin
-EOT
-	mv "$env.tmp" "$env"
+	write_env "" "$hd" "$dir/root/boot/vmlinuz-$kver" "$dir/root"
 fi
 # Only pahole is needed from the host beyond gcc/make (6.12 headers call it).
 need_pkgs dwarves libelf-dev
