@@ -47,7 +47,7 @@ if readelf -SW "$out.raw" | grep -q ' \.symtab '; then
 fi
 readelf -SW "$out.raw" | sed -n 's/^ *\[ *[0-9]*\] //p' |
 	awk '$2 ~ /^(PROGBITS|NOBITS|NOTE)$/ && $3 !~ /^0+$/ {print $1, $3, $5}' > "$out.secs"
-python3 - "$out.secs" "$map" "$out.args" <<'EOF'
+python3 - "$out.secs" "$map" "$out.args" "$out.want" <<'EOF'
 import sys
 
 secs = []
@@ -55,7 +55,7 @@ for line in open(sys.argv[1]):
     name, addr, size = line.split()
     secs.append((name, int(addr, 16), int(addr, 16) + int(size, 16)))
 added = skipped = 0
-with open(sys.argv[3], "w") as out:
+with open(sys.argv[3], "w") as out, open(sys.argv[4], "w") as want:
     for line in open(sys.argv[2]):
         addr, typ, name = line.split()[:3]
         a = int(addr, 16)
@@ -67,15 +67,20 @@ with open(sys.argv[3], "w") as out:
         kind = "function" if typ in "tTwW" else "object"
         bind = "weak" if typ in "wWvV" else "local" if typ.islower() else "global"
         out.write("--add-symbol %s=%s:0x%x,%s,%s\n" % (name, sec[0], a - sec[1], bind, kind))
+        want.write("%016x %s\n" % (a, name))
         added += 1
 print("vmlinux-symbols: %d symbols added, %d left out (absolute or outside the sections)"
       % (added, skipped), file=sys.stderr)
 EOF
 objcopy @"$out.args" "$out.raw" "$out.tmp"
-# The map and the image are one build: the map's _text is where .text links.
+# Every symbol where the map has it, and the map and the image one build:
+# the map's _text is where the image links .text.
+nm "$out.tmp" | awk '{print $1, $3}' | LC_ALL=C sort > "$out.got"
+LC_ALL=C sort "$out.want" | cmp -s - "$out.got" ||
+	die "$out.tmp: the symbols are not the map's (see $out.want, $out.got)"
 text=$(awk '$3 == "_text" {print $1}' "$map")
-[ "$(readelf -sW "$out.tmp" | awk '$8 == "_text" {print $2}')" = "$text" ] ||
-	die "$out.tmp: _text is not at the map's $text"
-rm -f "$out.raw" "$out.secs" "$out.args"
+[ "$(awk '$1 == ".text" {print $2}' "$out.secs")" = "$text" ] ||
+	die "$out.tmp: .text does not link at the map's _text $text"
+rm -f "$out.raw" "$out.secs" "$out.args" "$out.want" "$out.got"
 mv "$out.tmp" "$out"
 echo "$out"
