@@ -20,6 +20,31 @@ OTHER_MAP=$(ls "$CACHE"/maps/6.12.*-amd64.System.map 2>/dev/null | sort -V | tai
 # Another build's vfat.ko (6.12), if cached.
 OTHER_VFAT=$(find "$CACHE"/k/amd64-6.12.*/root/lib/modules -name 'vfat.ko*' 2>/dev/null | head -1)
 
+# KTAP results, each on fd 3 (the caller opens it: stdout, or a file that
+# it prints after the plan); failed=1 after a "not ok".  Commands run with
+# run() use $K, the kreloc build under test.
+n=0 failed=0
+ok() { n=$((n + 1)); echo "ok $n $*" >&3; }
+nok() { n=$((n + 1)); failed=1; echo "not ok $n $*" >&3; }
+skip() { n=$((n + 1)); echo "ok $n $1 # SKIP $2" >&3; }
+diag() { sed 's/^/# /' >&3; }
+# check DESC CMD...: ok if CMD succeeds
+check() { local d="$1"; shift; if "$@"; then ok "$d"; else nok "$d"; fi; }
+# no sanitizer report in a stderr file
+clean() { ! grep -qE 'AddressSanitizer|runtime error|LeakSanitizer|UndefinedBehavior' "$1"; }
+# run NAME ARGS...: run kreloc, stdout to $W/NAME.out, stderr to $W/NAME.err, rc in $rc
+run() { local name="$1"; shift; "$K" "$@" > "$W/$name.out" 2> "$W/$name.err"; rc=$?; }
+# expect_rc NAME RC REGEX DESC: exit code and a stderr message matching REGEX, no sanitizer report
+expect_rc() {
+	local name="$1" want="$2" re="$3" desc="$4"
+	if [ "$rc" -eq "$want" ] && grep -qE -- "$re" "$W/$name.err" && clean "$W/$name.err"; then
+		ok "$desc"
+	else
+		nok "$desc"
+		{ echo "exit $rc (want $want), stderr:"; head -5 "$W/$name.err"; } | diag
+	fi
+}
+
 # kval FILE KEY: KEY=VALUE from an info file
 kval() { sed -n "s/^$2=//p" "$1"; }
 

@@ -14,28 +14,8 @@ top=$(cd "$here/../.." && pwd)
 # Sanitizers: abort on the first report, so a report is also a nonzero exit.
 export ASAN_OPTIONS="abort_on_error=1:detect_leaks=1" UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 
-n=0 failed=0
+exec 3>&1
 echo "TAP version 13"
-ok() { n=$((n + 1)); echo "ok $n $*"; }
-nok() { n=$((n + 1)); failed=1; echo "not ok $n $*"; }
-skip() { n=$((n + 1)); echo "ok $n $1 # SKIP $2"; }
-diag() { sed 's/^/# /'; }
-# check DESC CMD...: ok if CMD succeeds
-check() { local d="$1"; shift; if "$@"; then ok "$d"; else nok "$d"; fi; }
-# no sanitizer report in a stderr file
-clean() { ! grep -qE 'AddressSanitizer|runtime error|LeakSanitizer|UndefinedBehavior' "$1"; }
-# run NAME ARGS...: run kreloc, stdout to $W/NAME.out, stderr to $W/NAME.err, rc in $rc
-run() { local name="$1"; shift; "$K" "$@" > "$W/$name.out" 2> "$W/$name.err"; rc=$?; }
-# expect_rc NAME RC REGEX DESC: exit code and a stderr message matching REGEX, no sanitizer report
-expect_rc() {
-	local name="$1" want="$2" re="$3" desc="$4"
-	if [ "$rc" -eq "$want" ] && grep -qE -- "$re" "$W/$name.err" && clean "$W/$name.err"; then
-		ok "$desc"
-	else
-		nok "$desc"
-		{ echo "exit $rc (want $want), stderr:"; head -5 "$W/$name.err"; } | diag
-	fi
-}
 # json FILE PYTHON-EXPR: the file is one JSON object (pure ASCII) for which EXPR holds (d)
 json() {
 	python3 -c 'import json,sys; d=json.loads(open(sys.argv[1],"rb").read().decode("ascii")); assert '"$2" "$1" 2> "$W/json.err"

@@ -18,23 +18,7 @@ export ASAN_OPTIONS="abort_on_error=1:detect_leaks=1" UBSAN_OPTIONS="halt_on_err
 
 res="$W/results"
 : > "$res"
-n=0
-ok() { n=$((n + 1)); echo "ok $n $*" >> "$res"; }
-nok() { n=$((n + 1)); echo "not ok $n $*" >> "$res"; }
-skip() { n=$((n + 1)); echo "ok $n $1 # SKIP $2" >> "$res"; }
-diag() { sed 's/^/# /' >> "$res"; }
-check() { local d="$1"; shift; if "$@"; then ok "$d"; else nok "$d"; fi; }
-clean() { ! grep -qE 'AddressSanitizer|runtime error|LeakSanitizer|UndefinedBehavior' "$1"; }
-run() { local name="$1"; shift; "$K" "$@" > "$W/$name.out" 2> "$W/$name.err"; rc=$?; }
-expect_rc() {
-	local name="$1" want="$2" re="$3" desc="$4"
-	if [ "$rc" -eq "$want" ] && grep -qE -- "$re" "$W/$name.err" && clean "$W/$name.err"; then
-		ok "$desc"
-	else
-		nok "$desc"
-		{ echo "exit $rc (want $want), stderr:"; head -5 "$W/$name.err"; } | diag
-	fi
-}
+exec 3>> "$res"
 mode() { stat -c %a "$1" 2>/dev/null; }
 
 # ---------------------------------------------------------------- usage
