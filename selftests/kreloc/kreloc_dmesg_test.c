@@ -10,7 +10,8 @@
  * /tmp/kreloc_dmesg.seq).  A line leaks if it holds 0x followed by 8 or
  * more hex digits, or any hex number equal to the runtime offset, to
  * REF_RUNTIME, to a runtime address in anchors, or to an address in
- * /proc/kallsyms.  The numbers come from a fresh load of --ko and from
+ * /proc/kallsyms (but not x86_64's per-cpu offsets, which KASLR does not
+ * move).  The numbers come from a fresh load of --ko and from
  * /proc/kallsyms.  With --leak-ko, a test build that prints the offset on
  * purpose must be caught.  Output is KTAP.
  */
@@ -58,8 +59,9 @@ static int cmp_u64(const void *a, const void *b)
 static int collect(const char *ko)
 {
 	char *info, *anchors, *line, *save = NULL;
+	const struct sysmap_sym *pcpu_start, *pcpu_end;
 	struct sysmap ks = { 0 };
-	uint64_t v;
+	uint64_t v, pcpu_abs;
 	size_t i;
 
 	kr_unload_module("kreloc");
@@ -85,8 +87,17 @@ static int collect(const char *ko)
 	free(anchors);
 	if (sysmap_load(&ks, "/proc/kallsyms"))
 		return -1;
+	/*
+	 * Where per-cpu symbols are offsets from 0 (x86_64 SMP: __per_cpu_start
+	 * is 0), they are the same in every boot and no address: a byte
+	 * count in a log line may equal one.
+	 */
+	pcpu_start = sysmap_find(&ks, "__per_cpu_start");
+	pcpu_end = sysmap_find(&ks, "__per_cpu_end");
+	pcpu_abs = pcpu_start && pcpu_end && pcpu_start->addr == 0 ? pcpu_end->addr : 0;
 	for (i = 0; i < ks.nr; i++)
-		add_addr(ks.syms[i].addr);
+		if (ks.syms[i].addr > pcpu_abs)
+			add_addr(ks.syms[i].addr);
 	sysmap_free(&ks);
 	qsort(addrs, nr_addrs, sizeof(*addrs), cmp_u64);
 	return 0;
