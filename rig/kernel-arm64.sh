@@ -37,13 +37,18 @@ case "$series" in
 *) die "unknown series '$series' (6.1, 6.12 or 7)" ;;
 esac
 
+# One at a time per series (several jobs of a run may want one kernel).
+mkdir -p "$CACHE/k"
+exec 9> "$CACHE/k/arm64-$series.lock"
+flock -w 3600 9 || die "cannot lock arm64-$series"
+
 # Needed on every run: the cross compiler, QEMU, and what kbuild calls.
 need_pkgs gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross \
 	qemu-system-arm dwarves libelf-dev xz-utils
 
 # How the env is written (bump when a line below changes): a warm cache
 # answers without asking the archive, unless it was written otherwise.
-recipe=2
+recipe=3
 if [ -z "${KRELOC_REFRESH:-}" ] && [ -s "$CACHE/k/arm64-$series.env" ] &&
    grep -qx "RIG_RECIPE=$recipe" "$CACHE/k/arm64-$series.env"; then
 	cat "$CACHE/k/arm64-$series.env"
@@ -94,7 +99,8 @@ if [ ! -s "$dir/meta" ]; then
 	# Point the headers at the unpacked -common and amd64 kbuild.
 	r="$dir.tmp/root"
 	cd_common=$(basename "$(ls -d "$r/usr/src/"*-common)")
-	sed -i "s|^include /usr/src/$cd_common/|include $dir/root/usr/src/$cd_common/|" \
+	sed -i -e "s|^include /usr/src/$cd_common/|include $dir/root/usr/src/$cd_common/|" \
+		-e "s|^KBUILD_OUTPUT=/usr/src/$hdr\$|KBUILD_OUTPUT=$dir/root/usr/src/$hdr|" \
 		"$r/usr/src/$hdr/Makefile"
 	kb=$(basename "$(ls -d "$r/usr/lib/linux-kbuild-"*)")
 	for l in scripts tools; do
@@ -128,6 +134,14 @@ MODDIR=$moddir
 EOT
 	rm -rf "$dir"
 	mv "$dir.tmp" "$dir"
+fi
+
+# trixie's kernels: the cross compiler they were built with (the headers'
+# .kernelvariables call $(CROSS_COMPILE)gcc-14), in the trixie root, where
+# the amd64 linux-kbuild's tools find the glibc they were linked against.
+broot=
+if [ "$series" = 7 ]; then
+	broot=$("$(dirname "$0")/root.sh" trixie gcc-14-aarch64-linux-gnu binutils-aarch64-linux-gnu)
 fi
 
 # busybox for the initramfs, from Debian's static arm64 build.
@@ -171,7 +185,7 @@ VMLINUZ=$KIMAGE
 KCONFIG=$KCONFIG
 SYSTEM_MAP=
 MODDIR=$MODDIR
-BUILD_ROOT=
+BUILD_ROOT=$broot
 QEMU_BIN=qemu-system-aarch64
 QEMU_ARGS="-M virt -cpu max,pauth-impdef=on -smp 1 -m 1024 -nographic -no-reboot"
 CONSOLE=ttyAMA0
