@@ -171,7 +171,7 @@ static int gdb_section(const struct kdbg_mod *d, const struct ks_mem *k)
 static void emit_module(FILE *f, const struct kdbg_mod *d)
 {
 	const struct ks_mod *m = d->m;
-	const struct ks_mem *text = kdbg_record_section(m, ".text");
+	const struct ks_mem *text = ksnap_mod_section(m, ".text");
 	size_t i, n = 0;
 
 	for (i = 0; i < m->nr_mem; i++)

@@ -118,7 +118,7 @@ static size_t module_syms(FILE *f, int width, const struct kdbg_mod *d, const ch
 		sec = &ko->secs[y->shndx];
 		if (!sec->name || !(sec->flags & SHF_ALLOC) || kplace_unplaced(sec->name))
 			continue;
-		k = kdbg_record_section(d->m, sec->name);
+		k = ksnap_mod_section(d->m, sec->name);
 		if (!k || !kplace_section_placed(d->m, k))
 			continue;
 		fprintf(f, "%0*" PRIx64 " %c %s\t[%s]\n", width, k->addr.v + y->value,

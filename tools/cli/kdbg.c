@@ -56,17 +56,6 @@ int kdbg_image_offset(const struct ksnap *s, uint64_t *off, char *err, size_t er
 	return 0;
 }
 
-const struct ks_mem *kdbg_record_section(const struct ks_mod *m, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < m->nr_mem; i++)
-		if (m->mem[i].kind == KS_SECTION && m->mem[i].addr.ok &&
-		    !strcmp(m->mem[i].name, name))
-			return &m->mem[i];
-	return NULL;
-}
-
 int kdbg_is_loaded(const struct ks_mod *m)
 {
 	return strcmp(m->state, "gone") != 0;

@@ -44,8 +44,6 @@ enum kdbg_status kdbg_place(struct kdbg_mod *d, const struct ks_mod *m, const st
 			    const struct ksf_index *ix, int want_syms);
 void kdbg_mod_free(struct kdbg_mod *d);
 
-/* The record section of that name, or NULL. */
-const struct ks_mem *kdbg_record_section(const struct ks_mod *m, const char *name);
 
 /* Is the record live at generation g (loaded at or before, not unloaded by then)? */
 int kdbg_live_at(const struct ks_mod *m, uint64_t g);

@@ -531,17 +531,6 @@ void kres_free(struct kres *r)
 
 /* ---- .ko files ---- */
 
-static const struct ks_mem *mod_section(const struct ks_mod *m, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < m->nr_mem; i++)
-		if (m->mem[i].kind == KS_SECTION && m->mem[i].addr.ok &&
-		    !strcmp(m->mem[i].name, name))
-			return &m->mem[i];
-	return NULL;
-}
-
 struct kosym {
 	uint64_t addr, sec_lo;
 	const char *name;
@@ -579,7 +568,7 @@ static int kosym_cb(void *ctx, const struct kelf_sym *y)
 		return 0;
 	if (!*y->name || y->name[0] == '$' || !strncmp(y->name, ".L", 2))
 		return 0;
-	k = mod_section(c->m, c->elf->secs[y->shndx].name);
+	k = ksnap_mod_section(c->m, c->elf->secs[y->shndx].name);
 	if (!k)
 		return 0;
 	if (c->nr == c->cap) {

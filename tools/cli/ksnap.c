@@ -164,6 +164,17 @@ const struct ks_core *ksnap_core(const struct ksnap *s, const char *name)
 	return NULL;
 }
 
+const struct ks_mem *ksnap_mod_section(const struct ks_mod *m, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_mem; i++)
+		if (m->mem[i].kind == KS_SECTION && m->mem[i].addr.ok &&
+		    !strcmp(m->mem[i].name, name))
+			return &m->mem[i];
+	return NULL;
+}
+
 bool ksnap_core_usable(const struct ks_core *c)
 {
 	return c->linked.ok && c->offset.ok &&

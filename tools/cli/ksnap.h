@@ -114,6 +114,8 @@ int ksnap_parse_dec(const char *tok, struct kval *v);	/* "N" or "-" */
 int ksnap_split(char *line, char **tok, int max);
 
 const struct ks_core *ksnap_core(const struct ksnap *s, const char *name);
+/* A module record's section of that name with an address, or NULL. */
+const struct ks_mem *ksnap_mod_section(const struct ks_mod *m, const char *name);
 /* A core section whose offset is published (STATUS ok or freed). */
 bool ksnap_core_usable(const struct ks_core *c);
 
