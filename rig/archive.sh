@@ -41,17 +41,32 @@ archive_get() {
 }
 
 # archive_index SUITE ARCH: print the path of the verified, uncompressed
-# Packages file of SUITE's main component for ARCH.
+# Packages file of SUITE's main component for ARCH.  Jobs of `make check`
+# running at once (arm64 6.1 and 6.12 both read bookworm's) take turns.
 archive_index() {
-	local suite="$1" arch="$2" dir rel pk sum
+	local suite="$1" arch="$2" dir pk
 	dir="$CACHE/archive/$suite"
 	pk="$dir/main-$arch.Packages"
-	if [ -s "$pk" ] && [ -n "$(find "$pk" -mmin -1440)" ]; then
-		echo "$pk"
-		return 0
+	if ! archive_fresh "$pk"; then
+		mkdir -p "$dir"
+		(
+			flock -w 1800 9 || die "cannot lock $dir"
+			archive_fresh "$pk" || archive_refresh "$suite" "$arch" "$pk"
+		) 9> "$dir/.lock" || exit 1
 	fi
+	echo "$pk"
+}
+
+# archive_fresh FILE: FILE exists, not empty, made less than a day ago.
+archive_fresh() {
+	[ -s "$1" ] && [ -n "$(find "$1" -mmin -1440)" ]
+}
+
+# archive_refresh SUITE ARCH PK: download PK (see archive_index).
+archive_refresh() {
+	local suite="$1" arch="$2" pk="$3" dir rel sum
+	dir=$(dirname "$pk")
 	need_pkgs gpgv debian-archive-keyring xz-utils
-	mkdir -p "$dir"
 	rel="$dir/InRelease"
 	archive_get "$(archive_url "$suite")/dists/$suite/InRelease" "$rel.new"
 	gpgv --keyring "$ARCHIVE_KEYRING" "$rel.new" > /dev/null 2>&1 ||
@@ -67,7 +82,6 @@ archive_index() {
 	xz -dc "$pk.xz" > "$pk.tmp"
 	rm -f "$pk.xz"
 	mv "$pk.tmp" "$pk"
-	echo "$pk"
 }
 
 # archive_list SUITE ARCH REGEX: "PACKAGE VERSION" for every matching stanza.

@@ -104,9 +104,13 @@ fetch_deb() {
 	arch=$(rel_apt "$rel" apt-cache show "$pkg=$ver" | awk '/^Architecture:/ {print $2; exit}')
 	f="$CACHE/debs/${name}_${ver//:/%3a}_${arch}.deb"
 	if [ ! -s "$f" ]; then
-		log "downloading $pkg $ver ($rel)"
-		(cd "$CACHE/debs" && rel_apt "$rel" apt-get download -qq "$pkg=$ver" >&2) ||
-			die "apt-get download $pkg failed"
+		# Two jobs of `make check` may want one package at once.
+		(
+			flock -w 1800 9 || die "cannot lock $f"
+			[ -s "$f" ] && exit 0
+			log "downloading $pkg $ver ($rel)"
+			cd "$CACHE/debs" && rel_apt "$rel" apt-get download -qq "$pkg=$ver" >&2
+		) 9> "$f.lock" || die "apt-get download $pkg failed"
 	fi
 	[ -s "$f" ] || die "downloaded $pkg but $f is missing"
 	echo "$f"

@@ -1,51 +1,86 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The whole kreloc test suite (`make check`): host unit tests, lint
-# (checkpatch --strict, sparse), then for each target kernel a QEMU boot
-# running the selftests.  Installs its own prerequisites.  Ends with one
-# line "N passed, N failed, N skipped"; exits non-zero on any failure.
+# The whole kreloc test suite (`make check`): host unit tests, the CLI's host
+# tests, the rig's log checkers, lint (checkpatch --strict, sparse), then per
+# target kernel a QEMU boot running the selftests and two running the CLI,
+# then the DKMS and initramfs boot tests.  Installs its own prerequisites.
+# Ends with one line "N passed, N failed, N skipped"; exits non-zero on any
+# failure.
 #
-#   KRELOC_TARGETS  kernels to boot (default: "amd64-6.1 amd64-6.12
-#                   ppc64le-6.1 ppc64be-6.1 arm64-6.1 arm64-6.12"); "debug" adds the
-#                   debug-kernel stages (rig/vm-debug.sh, and gdb: rig/vm-gdb.sh);
-#                   amd64-6.1 includes perf with kreloc kallsyms (rig/vm-perf.sh).
-#                   Also, not in the default (each adds about 10 minutes;
-#                   README, "Kernels"): amd64-5.10 (Debian 11), amd64-6.12-deb13
-#                   (Debian 13's own 6.12) and amd64-7 (trixie-backports'
-#                   newest 7.x), each built in a root of its release.
+#   KRELOC_TARGETS  kernels to boot (default: every one below; "all" also
+#                   stands for every one):
+#                     amd64-5.10        Debian 11 bullseye-security (gcc-10)
+#                     amd64-6.1         Debian 12 bookworm
+#                     amd64-6.12        bookworm-security's 6.12 (+deb12)
+#                     amd64-6.12-deb13  Debian 13 trixie's own 6.12 (gcc-14)
+#                     amd64-7           trixie-backports' newest 7.x
+#                     ppc64le-6.1       Debian bookworm ppc64el
+#                     ppc64be-6.1       ppc64 ELF ABIv1, built here
+#                     arm64-6.1         Debian bookworm arm64
+#                     arm64-6.12        bookworm-security's 6.12 arm64
+#                   (each the newest of its series that has headers; the
+#                   5.10, trixie and 7.x ones built in a root of their
+#                   release, rig/root.sh).  amd64-6.1 includes perf with
+#                   kreloc kallsyms (rig/vm-perf.sh).  The boot tests run
+#                   with the kernels they use: "boot" with amd64-6.1 and
+#                   amd64-6.12 (a bookworm root).  "debug" adds the
+#                   debug-kernel stages (rig/vm-debug.sh, and gdb:
+#                   rig/vm-gdb.sh); it is not in the default (its kernel
+#                   takes ~35 minutes to build cold).
+#   KRELOC_JOBS     jobs run at once (default 2: one per core)
 #   KRELOC_CACHE    download/build cache (default ~/.cache/kreloc)
+#   KRELOC_KEEP_RUN keep this run's job files ($KRELOC_CACHE/tmp/check.PID)
+#
+# Jobs run KRELOC_JOBS at a time (rig/jobs.sh), each with its own output and
+# result files, started in the order they are declared below (the longest
+# first) and printed whole in that order.  A job is one line:
+# `job NAME COMMAND...`, where COMMAND prints KTAP results (rig/ktap.sh) and
+# appends "passed failed skipped" to "$RESULTS"; one that crashes counts as
+# failed.  Two jobs may ask for one kernel at once: target_env serialises
+# that, and the rig's fetchers and map derivation lock what they share.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/rig/lib.sh"
+. "$top/rig/jobs.sh"
 
-targets="${KRELOC_TARGETS:-amd64-6.1 amd64-6.12 ppc64le-6.1 ppc64be-6.1 arm64-6.1 arm64-6.12}"
-results="$CACHE/tmp/results.$$"
-: > "$results"
+all_targets="arm64-6.1 arm64-6.12 amd64-5.10 amd64-6.1 amd64-6.12 amd64-6.12-deb13 amd64-7 ppc64le-6.1 ppc64be-6.1"
+targets="${KRELOC_TARGETS:-$all_targets}"
+targets=$(for t in $targets; do [ "$t" = all ] && echo "$all_targets" || echo "$t"; done | xargs)
+max_jobs="${KRELOC_JOBS:-2}"
+run="$CACHE/tmp/check.$$"
+rm -rf "$run"
+mkdir -p "$run"
 start=$(date +%s)
 
 need_pkgs build-essential cpio busybox-static qemu-system-x86 xz-utils zstd \
 	dwarves libelf-dev zlib1g-dev bc sparse kmod clang binutils debootstrap
 
-stage() { printf '\n== %s (%ss)\n' "$*" "$(( $(date +%s) - start ))"; }
+# --- what a job may use ---------------------------------------------------------
 
-# Environment of a target, fetched and cached.
+# target_env TARGET: the env file of a target kernel, fetched and cached
+# (one job at a time per target: several jobs may want the same kernel).
 target_env() {
-	case "$1" in
-	amd64-*) "$top/rig/kernel-amd64.sh" "${1#amd64-}" > "$CACHE/tmp/$1.env" ;;
-	arm64-*) "$top/rig/kernel-arm64.sh" "${1#arm64-}" > "$CACHE/tmp/$1.env" ;;
-	ppc64le-6.1) cp "$("$top/rig/kernel-ppc64le.sh" | tail -1)" "$CACHE/tmp/$1.env" ;;
-	ppc64be-6.1) cp "$("$top/rig/kernel-ppc64be.sh" | tail -1)" "$CACHE/tmp/$1.env" ;;
-	*) return 1 ;;
-	esac && echo "$CACHE/tmp/$1.env"
+	local envf="$run/$1.env"
+	(
+		flock 9
+		[ -s "$envf" ] && exit 0
+		case "$1" in
+		amd64-*) "$top/rig/kernel-amd64.sh" "${1#amd64-}" > "$envf.tmp" ;;
+		arm64-*) "$top/rig/kernel-arm64.sh" "${1#arm64-}" > "$envf.tmp" ;;
+		ppc64le-6.1) cp "$("$top/rig/kernel-ppc64le.sh" | tail -1)" "$envf.tmp" ;;
+		ppc64be-6.1) cp "$("$top/rig/kernel-ppc64be.sh" | tail -1)" "$envf.tmp" ;;
+		*) exit 1 ;;
+		esac && mv "$envf.tmp" "$envf"
+	) 9> "$run/$1.env.lock" && echo "$envf"
 }
 
 # The link-time map of another release, for the must-refuse test.
 other_of() {
 	case "$1" in
+	amd64-5.10) echo amd64-6.1 ;;
 	amd64-6.1) echo amd64-6.12 ;;
 	amd64-6.12) echo amd64-6.1 ;;
-	amd64-5.10) echo amd64-6.1 ;;
 	amd64-6.12-deb13) echo amd64-6.12 ;;
 	amd64-7) echo amd64-6.12-deb13 ;;
 	ppc64le-6.1) echo ppc64be-6.1 ;;
@@ -55,77 +90,104 @@ other_of() {
 	esac
 }
 
-stage "host unit tests"
-make -s -C "$top/tests/unit" > "$CACHE/tmp/unit.out" 2>&1
-KRELOC_TAG=host "$top/rig/ktap.sh" "$CACHE/tmp/unit.out" /dev/null "$results"
+fail() { echo "not ok - $*"; echo "0 1 0" >> "$RESULTS"; }
 
-stage "tools (host)"
-# Their real-kernel fixtures (the 6.1 link-time map, a .ko) come from the rig.
-"$top/rig/groundtruth.sh" "$(target_env amd64-6.1)" > /dev/null ||
-	echo "# no amd64 6.1 link-time map: the CLI tests that need it will skip"
-"$top/tests/tools/run.sh" > "$CACHE/tmp/tools.out" 2>&1
-KRELOC_TAG=host "$top/rig/ktap.sh" "$CACHE/tmp/tools.out" /dev/null "$results"
+# --- the jobs -------------------------------------------------------------------
 
-stage "rig log checkers (host)"
-"$top/tests/rig/run.sh" > "$CACHE/tmp/rigcheck.out" 2>&1
-KRELOC_TAG=host "$top/rig/ktap.sh" "$CACHE/tmp/rigcheck.out" /dev/null "$results"
+run_unit() {
+	make -s -C "$top/tests/unit" > "$run/unit.out" 2>&1
+	KRELOC_TAG=host "$top/rig/ktap.sh" "$run/unit.out" /dev/null "$RESULTS"
+}
 
-stage "lint"
-"$top/rig/lint.sh" > "$CACHE/tmp/lint.out" 2>&1
-KRELOC_TAG=lint "$top/rig/ktap.sh" "$CACHE/tmp/lint.out" /dev/null "$results"
+run_tools() {
+	# Their real-kernel fixtures (the 6.1 link-time map, a .ko) come from the rig.
+	"$top/rig/groundtruth.sh" "$(target_env amd64-6.1)" > /dev/null ||
+		echo "# no amd64 6.1 link-time map: the CLI tests that need it will skip"
+	"$top/tests/tools/run.sh" > "$run/tools.out" 2>&1
+	KRELOC_TAG=host "$top/rig/ktap.sh" "$run/tools.out" /dev/null "$RESULTS"
+}
 
-for t in $targets; do
-	[ "$t" = debug ] && continue
-	stage "QEMU: $t"
-	envf=$(target_env "$t") || { echo "not ok - $t: cannot fetch kernel"; echo "0 1 0" >> "$results"; continue; }
+# The rig's log checkers and its job pool, on the host.
+run_rig() {
+	{ "$top/tests/rig/run.sh"; "$top/tests/rig/test_jobs.sh"; } > "$run/rig.out" 2>&1
+	KRELOC_TAG=host "$top/rig/ktap.sh" "$run/rig.out" /dev/null "$RESULTS"
+}
+
+run_lint() {
+	"$top/rig/lint.sh" > "$run/lint.out" 2>&1
+	KRELOC_TAG=lint "$top/rig/ktap.sh" "$run/lint.out" /dev/null "$RESULTS"
+}
+
+# run_target TARGET: the selftests (one boot) and the CLI (two boots).
+run_target() {
+	local t="$1" envf o omap
+	envf=$(target_env "$t") || { fail "$t: cannot fetch kernel"; return; }
 	o=$(other_of "$t")
 	omap=$(oenv=$(target_env "$o") && "$top/rig/groundtruth.sh" "$oenv") || {
-		echo "not ok - $t: no link-time map of $o"; echo "0 1 0" >> "$results"; continue; }
-	"$top/rig/vm-tests.sh" "$envf" "$omap" "$results" || {
-		echo "not ok - $t: rig failed"; echo "0 1 0" >> "$results"; }
-	stage "QEMU: $t, the kreloc CLI (two boots)"
-	"$top/rig/vm-tools.sh" "$envf" "$results" || {
-		echo "not ok - $t: CLI rig failed"; echo "0 1 0" >> "$results"; }
+		fail "$t: no link-time map of $o"; return; }
+	"$top/rig/vm-tests.sh" "$envf" "$omap" "$RESULTS" || fail "$t: rig failed"
+	echo "# $t: the kreloc CLI (two boots)"
+	"$top/rig/vm-tools.sh" "$envf" "$RESULTS" || fail "$t: CLI rig failed"
 	if [ "$t" = amd64-6.1 ]; then
-		stage "QEMU: $t, perf names an unloaded module's samples with kreloc kallsyms"
-		"$top/rig/vm-perf.sh" "$envf" "$results" || {
-			echo "not ok - $t: perf rig failed"; echo "0 1 0" >> "$results"; }
+		echo "# $t: perf names an unloaded module's samples with kreloc kallsyms"
+		"$top/rig/vm-perf.sh" "$envf" "$RESULTS" || fail "$t: perf rig failed"
 	fi
-done
+}
 
-case " $targets " in
-*" debug "*)
-	stage "QEMU: x86_64 debug kernel (KASAN, lockdep, kmemleak, fault injection, lockdown)"
-	"$top/rig/vm-debug.sh" "$results" check || {
-		echo "not ok - debug kernel: rig failed"; echo "0 1 0" >> "$results"; }
-	stage "QEMU: x86_64 debug kernel, gdb with kreloc gdb's script"
-	denv="$CACHE/tmp/debug-gdb.env.$$"
+# run_boot: make install, dkms, initramfs-tools, dracut (tests/boot/).
+run_boot() {
+	local rc=0
+	"$top/tests/boot/run.sh" > "$run/boot.out" 2> "$run/boot.err" || rc=$?
+	# An abort is a failure even when every block printed so far passed.
+	[ $rc -eq 0 ] || printf 'KRELOC-TEST-BEGIN boot-run\n1..1\nnot ok 1 tests/boot/run.sh stopped with exit %d (%s)\nKRELOC-TEST-END boot-run rc=1\n' \
+		"$rc" "$(tail -1 "$run/boot.err")" >> "$run/boot.out"
+	mkdir -p "$CACHE/boot/run"
+	touch "$CACHE/boot/run/console.log"
+	KRELOC_TAG=boot "$top/rig/ktap.sh" "$run/boot.out" "$CACHE/boot/run/console.log" "$RESULTS"
+}
+
+run_debug() {
+	local denv="$run/debug-gdb.env"
+
+	"$top/rig/vm-debug.sh" "$RESULTS" check || fail "debug kernel: rig failed"
+	echo "# x86_64 debug kernel, gdb with kreloc gdb's script"
 	if "$top/rig/kernel-debug.sh" > "$denv"; then
-		"$top/rig/vm-gdb.sh" "$denv" "$results" || {
-			echo "not ok - debug kernel: gdb rig failed"; echo "0 1 0" >> "$results"; }
-		rm -f "$denv"
+		"$top/rig/vm-gdb.sh" "$denv" "$RESULTS" || fail "debug kernel: gdb rig failed"
 	else
-		echo "not ok - debug kernel: cannot build it for the gdb test"; echo "0 1 0" >> "$results"
+		fail "debug kernel: cannot build it for the gdb test"
 	fi
-	;;
-*)
-	# gdb needs a vmlinux with symbols: the debug kernel's
+}
+
+# gdb needs a vmlinux with symbols: the debug kernel's.
+run_gdb_skip() {
 	echo "ok - dbgtools-gdb # SKIP the debug kernel is not among KRELOC_TARGETS"
-	echo "0 0 1" >> "$results"
-	;;
-esac
+	echo "0 0 1" >> "$RESULTS"
+}
 
-stage "boot: make install, dkms, initramfs-tools, dracut"
-rc=0
-"$top/tests/boot/run.sh" > "$CACHE/tmp/boot.out" 2> "$CACHE/tmp/boot.err" || rc=$?
-# An abort is a failure even when every block printed so far passed.
-[ $rc -eq 0 ] || printf 'KRELOC-TEST-BEGIN boot-run\n1..1\nnot ok 1 tests/boot/run.sh stopped with exit %d (%s)\nKRELOC-TEST-END boot-run rc=1\n' \
-	"$rc" "$(tail -1 "$CACHE/tmp/boot.err")" >> "$CACHE/tmp/boot.out"
-touch "$CACHE/boot/run/console.log"
-KRELOC_TAG=boot "$top/rig/ktap.sh" "$CACHE/tmp/boot.out" "$CACHE/boot/run/console.log" "$results"
+has_target() { [[ " $targets " == *" $1 "* ]]; }
 
-stage "done"
-read -r p f s < <(awk '{p += $1; f += $2; s += $3} END {print p + 0, f + 0, s + 0}' "$results")
-rm -f "$results"
+# The jobs, started (and printed) in this order: the longest first, so that
+# the two lanes end close together.
+for t in $targets; do
+	case "$t" in arm64-*) job "QEMU: $t" run_target "$t" ;; esac
+done
+if has_target debug; then
+	job "QEMU: x86_64 debug kernel (KASAN, lockdep, kmemleak, fault injection, lockdown; gdb)" run_debug
+fi
+has_target amd64-6.1 && has_target amd64-6.12 &&
+	job "boot: make install, dkms, initramfs-tools, dracut (bookworm)" run_boot
+for t in $targets; do
+	case "$t" in arm64-* | debug) ;; *) job "QEMU: $t" run_target "$t" ;; esac
+done
+job "host unit tests" run_unit
+job "tools (host)" run_tools
+job "rig log checkers, job pool (host)" run_rig
+job "lint" run_lint
+has_target debug || job "gdb on the debug kernel" run_gdb_skip
+
+run_jobs "$max_jobs" "$run"
+printf '\n== done (%ss)\n' "$(( $(date +%s) - start ))"
+read -r p f s < <(awk '{p += $1; f += $2; s += $3} END {print p + 0, f + 0, s + 0}' "$run/results")
+[ -n "${KRELOC_KEEP_RUN:-}" ] || rm -rf "$run"
 echo "$p passed, $f failed, $s skipped"
 [ "$f" -eq 0 ] && [ "$p" -gt 0 ]
