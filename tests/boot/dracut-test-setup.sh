@@ -6,6 +6,6 @@
 check() { return 255; }
 depends() { return 0; }
 install() {
-	inst_multiple cat mount mkdir sync sleep
+	inst_multiple cat grep mount mkdir sync sleep
 	inst_hook initqueue/settled 99 "$moddir/kreloc-test-dump.sh"
 }

@@ -4,7 +4,8 @@
 # Test only (tests/boot/run.sh), not installed by "make install".  As an
 # initramfs-tools init-premount script (after udev has loaded the drivers)
 # or a dracut initqueue/settled hook: write /proc/modules and kreloc's
-# debugfs files to the second serial port, then power off.
+# debugfs files and every module's /sys/module/NAME/sections to the second
+# serial port, then power off.
 PREREQ="udev"
 prereqs() { echo "$PREREQ"; }
 case "${1:-}" in
@@ -32,6 +33,13 @@ k=/sys/kernel/debug/kreloc
 			cat "$f"
 		done
 	fi
+	# The kernel's own record of each module's sections (the ground
+	# truth for kreloc's): PATH:ADDRESS lines.  (grep, not the shell's
+	# read: a section file answers only a read at offset 0.)
+	while read -r m _; do
+		echo "== sysfs $m"
+		grep -H . /sys/module/"$m"/sections/.[!.]* /sys/module/"$m"/sections/[!.]* 2>/dev/null
+	done < /proc/modules
 	echo KRELOC-DUMP-END
 } > /dev/ttyS1 2>&1
 sync

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# mkroot.sh itools|dracut: print the path of a cached Debian bookworm test
-# root (debootstrap minbase, under $CACHE/boot/) for the boot tests, making
-# it first if needed.  The host is not altered beyond installing debootstrap.
+# mkroot.sh itools|dracut|itools-trixie: print the path of a cached Debian
+# test root (under $CACHE/boot/) for the boot tests, making it first if
+# needed.  The host is not altered beyond installing debootstrap.
 #   itools  initramfs-tools, dkms, gcc/make and the rig's Debian amd64 6.1 and
 #           6.12 kernels with their headers, installed as packages (the 6.12
 #           headers pull in its image), so /boot/vmlinuz-*, /lib/modules/* and
@@ -11,6 +11,13 @@
 #   dracut  dracut instead of initramfs-tools, and the same 6.1 kernel;
 #           sysvinit-core gives the halt/reboot dracut's base module wants
 #           without systemd, so the initramfs uses dracut's own init
+#   itools-trixie  Debian 13 (trixie): a copy of the rig's trixie root
+#           (rig/root.sh: gcc-14, the headers of trixie-backports' newest
+#           kernel, the rig's amd64-7) with initramfs-tools and dkms, and
+#           that kernel installed from its packages as a user gets it
+#           (apt-get install -t trixie-backports linux-image-KVER)
+# The boot tests change a root (dkms, update-initramfs): each kind is its
+# own, and making one waits for anyone else making the same kind.
 # Bump a root's version below to rebuild it; delete $CACHE/boot to start over.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,6 +28,12 @@ top=$(cd "$here/../.." && pwd)
 kind="$1"
 base="$CACHE/boot/base"
 mkdir -p "$CACHE/boot"
+case "$kind" in
+itools|dracut|itools-trixie) ;;
+*) die "usage: mkroot.sh itools|dracut|itools-trixie" ;;
+esac
+exec 9> "$CACHE/boot/root-$kind.lock"
+flock -w 3600 9 || die "cannot lock the $kind root"
 
 make_base() {
 	[ -f "$base/.kreloc-base-1" ] && return 0
@@ -114,5 +127,36 @@ dracut)
 	fi
 	echo "$r"
 	;;
-*) die "usage: mkroot.sh itools|dracut" ;;
+itools-trixie)
+	e7=$("$top/rig/kernel-amd64.sh" 7)
+	kv=$(sed -n 's/^KVER=//p' <<<"$e7")
+	r="$CACHE/boot/root-itools-trixie"
+	stamp="itools-trixie-2-$kv"
+	if [ ! -f "$r/.kreloc-$stamp" ]; then
+		broot=$("$top/rig/root.sh" trixie "linux-headers-$kv")
+		rm -rf "$r" "$r.tmp"
+		log "copying the rig's trixie root into $r (once)"
+		# (under the rig root's lock: nobody installs into it meanwhile)
+		flock -w 3600 "$CACHE/roots/trixie.lock" cp -a "$broot" "$r.tmp"
+		rm -f "$r.tmp/.kreloc-root-"*
+		debs=()
+		for p in "linux-image-$kv" "linux-binary-$kv" "linux-modules-$kv"; do
+			debs+=("$(fetch_deb "$p" trixie)")
+		done
+		kernel_debs "$r.tmp" "${debs[@]}"
+		log "installing initramfs-tools, dkms and $kv into $r (once)"
+		in_root "$r.tmp" sh -ec 'apt-get update -qq || true
+			export DEBIAN_FRONTEND=noninteractive
+			apt-get install -y -qq initramfs-tools busybox zstd cpio kmod dkms \
+				make gcc libc6-dev dwarves libelf-dev bc binutils
+			apt-get install -y -qq -t trixie-backports /tmp/kdebs/*.deb
+			rm -rf /tmp/kdebs; apt-get clean' >"$CACHE/boot/itools-trixie.log" 2>&1 || {
+			tail -30 "$CACHE/boot/itools-trixie.log" >&2
+			die "cannot set up $r (see $CACHE/boot/itools-trixie.log)"
+		}
+		touch "$r.tmp/.kreloc-$stamp"
+		mv "$r.tmp" "$r"
+	fi
+	echo "$r"
+	;;
 esac
