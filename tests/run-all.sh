@@ -24,8 +24,8 @@
 #                   release, rig/root.sh).  amd64-6.1 includes perf with
 #                   kreloc kallsyms (rig/vm-perf.sh) and gdb with a vmlinux
 #                   made from the image and the map (rig/vm-gdb.sh).  The
-#                   boot tests run with the kernels they use: "boot" with
-#                   amd64-6.1 and amd64-6.12 (a bookworm root).  "debug"
+#                   boot tests run with the kernels they use: bookworm's with
+#                   amd64-6.1 and amd64-6.12, trixie's with amd64-7.  "debug"
 #                   adds the debug-kernel stages (rig/vm-debug.sh, and gdb
 #                   on it); it is not in the default (its kernel takes ~35
 #                   minutes to build cold).
@@ -137,16 +137,17 @@ run_target() {
 	fi
 }
 
-# run_boot: make install, dkms, initramfs-tools, dracut (tests/boot/).
+# run_boot FLAVOUR: make install, dkms, initramfs-tools (and dracut on
+# bookworm) in a root of that release, with its kernels (tests/boot/).
 run_boot() {
-	local rc=0
-	"$top/tests/boot/run.sh" > "$run/boot.out" 2> "$run/boot.err" || rc=$?
+	local rc=0 w="$CACHE/boot/run-$1"
+	KRELOC_BOOT_FLAVOUR="$1" "$top/tests/boot/run.sh" > "$run/boot-$1.out" 2> "$run/boot-$1.err" || rc=$?
 	# An abort is a failure even when every block printed so far passed.
-	[ $rc -eq 0 ] || printf 'KRELOC-TEST-BEGIN boot-run\n1..1\nnot ok 1 tests/boot/run.sh stopped with exit %d (%s)\nKRELOC-TEST-END boot-run rc=1\n' \
-		"$rc" "$(tail -1 "$run/boot.err")" >> "$run/boot.out"
-	mkdir -p "$CACHE/boot/run"
-	touch "$CACHE/boot/run/console.log"
-	KRELOC_TAG=boot "$top/rig/ktap.sh" "$run/boot.out" "$CACHE/boot/run/console.log" "$RESULTS"
+	[ $rc -eq 0 ] || printf 'KRELOC-TEST-BEGIN boot-run-%s\n1..1\nnot ok 1 tests/boot/run.sh stopped with exit %d (%s)\nKRELOC-TEST-END boot-run-%s rc=1\n' \
+		"$1" "$rc" "$(tail -1 "$run/boot-$1.err")" "$1" >> "$run/boot-$1.out"
+	mkdir -p "$w"
+	touch "$w/console.log"
+	KRELOC_TAG="boot $1" "$top/rig/ktap.sh" "$run/boot-$1.out" "$w/console.log" "$RESULTS"
 }
 
 run_debug() {
@@ -173,7 +174,9 @@ if has_target debug; then
 	job "QEMU: x86_64 debug kernel (KASAN, lockdep, kmemleak, fault injection, lockdown; gdb)" run_debug
 fi
 has_target amd64-6.1 && has_target amd64-6.12 &&
-	job "boot: make install, dkms, initramfs-tools, dracut (bookworm)" run_boot
+	job "boot: make install, dkms, initramfs-tools, dracut (bookworm)" run_boot bookworm
+has_target amd64-7 &&
+	job "boot: dkms, initramfs-tools (trixie, trixie-backports' kernel)" run_boot trixie
 for t in $targets; do
 	case "$t" in arm64-* | amd64-6.1 | debug) ;; *) job "QEMU: $t" run_target "$t" ;; esac
 done
