@@ -228,27 +228,35 @@ stress() {
 	end
 }
 
-fi_setup() {	# fi_setup DIR PROBABILITY: every failure logged, none limited
+fi_setup() {	# fi_setup DIR PROBABILITY: every failure logged
 	echo "$2" > $D/$1/probability
 	echo 1 > $D/$1/interval
-	echo -1 > $D/$1/times
 	echo 0 > $D/$1/space
 	echo 1 > $D/$1/verbose
 	echo 0 > $D/$1/verbose_ratelimit_interval_ms
 	echo 1000000 > $D/$1/verbose_ratelimit_burst
 }
 fi_off() { echo 0 > $D/$1/probability; }
+# The kernel's own count of what it injected: should_fail() takes one from
+# DIR/times on every failure it forces (unless times is -1), also those
+# it does not log (__GFP_NOWARN allocations).  fi_arm gives it a budget
+# that never runs out, fi_taken says how much of it was used.
+FI_TIMES=1000000000
+fi_arm() { echo $FI_TIMES > $D/$1/times; }
+fi_taken() { echo $((FI_TIMES - $(cat $D/$1/times))); }
+# ... and the failures it logged (verbose, not rate limited).
 forced() { dmesg | grep -c 'FAULT_INJECTION: forcing a failure'; }
 
 # failslab or fail_page_alloc in the insmod task, from rare to always.
 faults_load() {	# faults_load failslab|fail_page_alloc
 	cap="$1"
-	begin "debug-faults-$cap-load" "$(( $(echo $PROBS | wc -w) * 3 + 1 ))"
+	begin "debug-faults-$cap-load" "$(( $(echo $PROBS | wc -w) * 3 + 2 ))"
 	echo 1 > $D/$cap/task-filter
 	echo N > $D/$cap/ignore-gfp-wait
 	[ "$cap" = fail_page_alloc ] && echo 0 > $D/$cap/min-order
-	total=0
+	total=0 taken=0 taken100=0
 	for p in $PROBS; do
+		fi_arm "$cap"
 		fi_setup "$cap" "$p"
 		loaded=0 failed=0 bad=0 j=0
 		dmesg -c > /dev/null
@@ -268,10 +276,11 @@ faults_load() {	# faults_load failslab|fail_page_alloc
 			j=$((j + 1))
 		done
 		fi_off "$cap"
-		n=$(forced)
-		total=$((total + n))
-		echo "KRELOC-COUNT $cap-load-p$p $n"
-		diag "$cap $p%: $loaded loaded, $failed refused, $n failures injected"
+		n=$(forced) k=$(fi_taken "$cap")
+		total=$((total + n)) taken=$((taken + k))
+		[ "$p" -lt 100 ] || taken100=$k
+		echo "KRELOC-COUNT $cap-load-p$p $k"
+		diag "$cap $p%: $loaded loaded, $failed refused, $k failures injected ($n logged)"
 		t $bad "$cap $p% in insmod: loaded with the true offset and records, or failed cleanly"
 		next_load_ok
 		t $? "$cap $p%: the next module load works"
@@ -279,9 +288,11 @@ faults_load() {	# faults_load failslab|fail_page_alloc
 		t $? "$cap $p%: an injected failure was not ignored (at 100% nothing loads)"
 	done
 	echo 0 > $D/$cap/task-filter
+	[ "$taken" -gt 0 ] && [ "$taken100" -gt 0 ]
+	t $? "$cap in insmod: the kernel injected failures ($taken in all, $taken100 at 100%; $total logged)"
 	leaks=$(kmemleak_scan)
 	t "$leaks" "$cap in insmod: kmemleak finds no unreferenced object ($leaks)"
-	diag "$cap: $total failures injected into kreloc's loads"
+	diag "$cap: $taken failures injected into kreloc's loads"
 	end
 }
 
@@ -373,26 +384,32 @@ faults_nth() {
 
 # failslab in modprobe/rmmod while kreloc records the churn.
 faults_churn() {
-	begin debug-faults-failslab-churn "$(( $(echo $PROBS | wc -w) + 3 ))"
+	begin debug-faults-failslab-churn "$(( $(echo $PROBS | wc -w) + 4 ))"
 	insmod $KO
 	t $? "insmod kreloc.ko"
 	echo 1 > $D/failslab/task-filter
 	echo N > $D/failslab/ignore-gfp-wait
+	taken=0 taken100=0
 	for p in $PROBS; do
+		fi_arm failslab
 		fi_setup failslab "$p"
 		dmesg -c > /dev/null
 		churn_bad=0 churn_loadfail=0
 		churn "$FAULT_CHURN" -f
 		fi_off failslab
-		n=$(forced)
-		echo "KRELOC-COUNT failslab-churn-p$p $n"
+		n=$(forced) k=$(fi_taken failslab)
+		taken=$((taken + k))
+		[ "$p" -lt 100 ] || taken100=$k
+		echo "KRELOC-COUNT failslab-churn-p$p $k"
 		modprobe dummy; modprobe vfat; modprobe bridge
 		records_ok; r=$?
 		rmmod bridge stp llc vfat fat dummy
-		diag "failslab $p% in modprobe/rmmod: $FAULT_CHURN cycles, $churn_loadfail loads refused, $n failures injected"
+		diag "failslab $p% in modprobe/rmmod: $FAULT_CHURN cycles, $churn_loadfail loads refused, $k failures injected ($n logged)"
 		t $((r + churn_bad)) "failslab $p% in the churn: every record kreloc shows afterwards equals sysfs"
 	done
 	echo 0 > $D/failslab/task-filter
+	[ "$taken" -gt 0 ] && [ "$taken100" -gt 0 ]
+	t $? "failslab in the churn: the kernel injected failures ($taken in all, $taken100 at 100%)"
 	rmmod kreloc && clean_after_fail && next_load_ok
 	t $? "kreloc unloads cleanly after the churn"
 	leaks=$(kmemleak_scan)
@@ -415,9 +432,11 @@ faults_function() {
 		end
 		return
 	fi
-	begin debug-faults-fail_function "$(( $(echo $PROBS | wc -w) + 2 ))"
+	begin debug-faults-fail_function "$(( $(echo $PROBS | wc -w) + 3 ))"
 	diag "kreloc's error-injection points: $(echo $pts)"
+	taken=0 taken100=0
 	for p in $PROBS; do
+		fi_arm fail_function
 		for f in $pts; do
 			echo "$f" > $D/fail_function/inject
 		done
@@ -430,14 +449,18 @@ faults_function() {
 		sleep 1; touch /tmp/stop-now; wait; rm -f /tmp/stop-now
 		echo > $D/fail_function/inject
 		fi_off fail_function
-		n=$(forced)
-		echo "KRELOC-COUNT fail_function-churn-p$p $n"
+		n=$(forced) k=$(fi_taken fail_function)
+		taken=$((taken + k))
+		[ "$p" -lt 100 ] || taken100=$k
+		echo "KRELOC-COUNT fail_function-churn-p$p $k"
 		modprobe dummy; modprobe vfat
 		records_ok; r=$?
 		rmmod vfat fat dummy
-		diag "fail_function $p% on $(echo $pts | wc -w) points: $n failures injected"
+		diag "fail_function $p% on $(echo $pts | wc -w) points: $k failures injected ($n logged)"
 		t $r "fail_function $p% on kreloc's points during the churn: records equal sysfs"
 	done
+	[ "$taken" -gt 0 ] && [ "$taken100" -gt 0 ]
+	t $? "fail_function: the kernel injected failures into kreloc's points ($taken in all, $taken100 at 100%)"
 	rmmod kreloc && clean_after_fail && next_load_ok
 	t $? "kreloc unloads cleanly after fail_function"
 	leaks=$(kmemleak_scan)
@@ -498,7 +521,7 @@ lockdown() {
 # a report of each kind (rig/vm-debug.sh); the block's own tests are the
 # guest's checks run against the same bugs.
 controls() {
-	begin debug-controls 7
+	begin debug-controls 9
 	insmod $KO 2>/tmp/insmod.err
 	t $? "without lockdown an unsigned kreloc.ko loads (the lockdown boot's refusals are lockdown's)"
 	rmmod kreloc
@@ -549,6 +572,24 @@ controls() {
 	t $? "info_ok fails against an offset 2 MiB off the truth"
 	offset=$offset_true
 	rmmod kreloc
+	# fi_taken, the faults boot's evidence that failures were injected,
+	# where none can be (task-filter on, no task marked) and where every
+	# allocation of a marked task fails.
+	# (the task filter first: failslab at 100% for every task kills init)
+	echo 1 > $D/failslab/task-filter
+	echo N > $D/failslab/ignore-gfp-wait
+	fi_arm failslab
+	fi_setup failslab 100
+	ls / > /dev/null
+	k0=$(fi_taken failslab)
+	( echo 1 > /proc/self/make-it-fail; ls / ) > /dev/null 2>&1
+	k1=$(fi_taken failslab)
+	fi_off failslab
+	echo 0 > $D/failslab/task-filter
+	[ "$k0" -eq 0 ]
+	t $? "failslab's times counts no failure in a task not marked make-it-fail ($k0)"
+	[ "$k1" -gt 0 ]
+	t $? "failslab's times counts the failures of a marked task ($k1)"
 	end
 }
 
