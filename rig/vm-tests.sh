@@ -87,6 +87,14 @@ fi
 	echo "#!/bin/sh"
 	echo "ko=modules/$mainko/kreloc.ko"
 	echo "vmlinux_skip='$vmlinux_skip'"
+	# arm64: whether the kernel's own text has BTI landing pads for the
+	# CPU to enforce (only then does the suite prove kreloc's indirect
+	# calls land on valid targets).
+	kbti=
+	if [ "$UNAME_M" = aarch64 ] && grep -qx 'CONFIG_ARM64_BTI_KERNEL=y' "${KCONFIG:-/dev/null}"; then
+		kbti=y
+	fi
+	echo "kbti='$kbti'"
 	cat <<'EOT'
 # Runs inside the VM: each test is one KTAP block.
 run() {
@@ -97,6 +105,28 @@ run() {
 	echo "KRELOC-TEST-END $name rc=$?"
 }
 hooks=modules/hooks/kreloc.ko
+# arm64: what the guest CPU enforces while the tests run.  QEMU's -cpu max
+# has PAC (paca: the kernel signs its return addresses) and BTI; the kernel
+# enforces BTI on its own text only when built with ARM64_BTI_KERNEL.
+if [ "$(uname -m)" = aarch64 ]; then
+	echo "KRELOC-TEST-BEGIN arm64-cpu"
+	feat=" $(sed -n 's/^Features[[:space:]]*:\(.*\)/\1/p' /proc/cpuinfo | head -1) "
+	echo "1..3"
+	n=0
+	for f in paca bti; do
+		n=$((n + 1))
+		case "$feat" in
+		*" $f "*) echo "ok $n the guest CPU has $f" ;;
+		*) echo "not ok $n the guest CPU has no $f (Features:$feat)" ;;
+		esac
+	done
+	if [ -n "$kbti" ]; then
+		echo "ok 3 the kernel enforces BTI on its text (ARM64_BTI_KERNEL)"
+	else
+		echo "ok 3 # SKIP kernel without ARM64_BTI_KERNEL: indirect calls not checked by BTI"
+	fi
+	echo "KRELOC-TEST-END arm64-cpu rc=0"
+fi
 # After each scenario: nothing kreloc logged holds an address or the offset.
 dmesg_clean() {
 	run "dmesg-after-$1" ./kreloc_dmesg_test --ko "$ko" --name "$@"
@@ -147,7 +177,9 @@ log "booting $KVER for the selftests${kaddr[1]:+, relocated to ${kaddr[1]}}"
 vmrc=0
 "$top/rig/run-vm.sh" "${kaddr[@]}" "$envf" "$work/stage" "$work/console.log" "" "$work/output.log" || vmrc=$?
 # The job's blocks, each of which must run (add new ones here too).
-KRELOC_PLAN="core-system.map core-vmlinux core-arch core-othermap-refused modules lookup" \
+plan="core-system.map core-vmlinux core-arch core-othermap-refused modules lookup"
+[ "$UNAME_M" != aarch64 ] || plan="$plan arm64-cpu"
+KRELOC_PLAN="$plan" \
 	KRELOC_TAG="$UNAME_M $KVER${kaddr[1]:+ at ${kaddr[1]}}" \
 	"$top/rig/ktap.sh" "$work/output.log" "$work/console.log" "$results"
 if [ $vmrc -ne 0 ]; then
