@@ -19,6 +19,7 @@
 #                     ppc64be-6.1       ppc64 ELF ABIv1, built here
 #                     arm64-6.1         Debian bookworm arm64
 #                     arm64-6.12        bookworm-security's 6.12 arm64
+#                     arm64-7           trixie-backports' newest 7.x arm64
 #                   (each the newest of its series that has headers; the
 #                   5.10, trixie and 7.x ones built in a root of their
 #                   release, rig/root.sh).  amd64-6.1 includes perf with
@@ -45,7 +46,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/rig/lib.sh"
 . "$top/rig/jobs.sh"
 
-all_targets="arm64-6.1 arm64-6.12 amd64-5.10 amd64-6.1 amd64-6.12 amd64-6.12-deb13 amd64-7 ppc64le-6.1 ppc64be-6.1"
+all_targets="arm64-6.1 arm64-6.12 arm64-7 amd64-5.10 amd64-6.1 amd64-6.12 amd64-6.12-deb13 amd64-7 ppc64le-6.1 ppc64be-6.1"
 targets="${KRELOC_TARGETS:-$all_targets}"
 targets=$(for t in $targets; do [ "$t" = all ] && echo "$all_targets" || echo "$t"; done | xargs)
 max_jobs="${KRELOC_JOBS:-2}"
@@ -87,7 +88,8 @@ other_of() {
 	ppc64le-6.1) echo ppc64be-6.1 ;;
 	ppc64be-6.1) echo ppc64le-6.1 ;;
 	arm64-6.1) echo arm64-6.12 ;;
-	arm64-*) echo arm64-6.1 ;;
+	arm64-6.12) echo arm64-6.1 ;;
+	arm64-7) echo arm64-6.12 ;;
 	esac
 }
 
