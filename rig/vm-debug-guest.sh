@@ -77,8 +77,9 @@ records_ok() {
 	for m in $(awk '!/^#/ && $2 == "live" { print $1 }' $K/modules 2>/dev/null); do
 		[ -d /sys/module/$m/sections ] || continue
 		for f in /sys/module/$m/sections/.* /sys/module/$m/sections/*; do
-			# read, a shell builtin: no process per file
-			[ -f "$f" ] && read -r saddr < "$f" && echo "${f##*/} $saddr"
+			# cat, not the shell's read: a section file answers only a
+			# read at offset 0 (module_sect_read), read takes a byte
+			[ -f "$f" ] && echo "${f##*/} $(cat "$f")"
 		done | norm > /tmp/sysfs.sect
 		awk '$1 == "section" { print $2, $3 }' $K/module/$m 2>/dev/null | norm > /tmp/kreloc.sect
 		if [ -s /tmp/kreloc.sect ] && ! cmp -s /tmp/kreloc.sect /tmp/sysfs.sect; then
