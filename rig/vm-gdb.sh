@@ -243,7 +243,7 @@ read -r spin_lo spin_hi < <(awk '$1 == "SPIN" {print $2, $3; exit}' "$work/out")
 	echo "# stage took $(( $(date +%s) - stage_t0 ))s, building ${build_s}s of it"
 	echo "# guest ready after $(( t1 - t0 ))s; control gdb run $(( t2 - t1 ))s, kreloc run $(( t3 - t2 ))s"
 	sed 's/^/# kreloc gdb: /' "$work/kreloc-gdb.err"
-	grep -E '^(symbol-file|add-symbol-file)' "$work/kreloc.gdb" 2>/dev/null | cut -c1-150 | sed 's/^/# script: /'
+	grep -E '^(symbol-file|add-symbol-file)' "$work/kreloc.gdb" 2>/dev/null | cut -c1-150 | sed 's/^/# script: /' || true
 	sed -n 's/^/# control: /p' "$work/naive.res" | grep -E 'BREAK|HITS' || true
 	sed -n 's/^/# kreloc: /p' "$work/kreloc.res" | grep -E 'BREAK|HITS|PC|BT|STOP' || true
 	sed 's/^/# /' "$work/judge.err"
