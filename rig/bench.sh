@@ -1,36 +1,43 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# `make bench`: boot each amd64 kernel of the matrix once
-# (KRELOC_BENCH_SERIES, default "5.10 6.1 6.12 6.12-deb13 7", see
-# rig/kernel-amd64.sh) and run bench/kreloc_bench in it (module load cost,
-# core offsets vs /proc/kallsyms, the full map vs kallsyms + sysfs sections),
-# with vfat and bridge loaded so there are modules to map.  Not part of `make check`: numbers are reported, never
-# asserted.  Under QEMU TCG absolute times are slow; the ratios, measured
-# side by side in one run, are what to read.
+# `make bench`: boot each kernel of the matrix once and run
+# bench/kreloc_bench in it (module load cost, core offsets vs /proc/kallsyms,
+# the full map vs kallsyms + sysfs sections), with vfat and bridge loaded so
+# there are modules to map.  Not part of `make check`: numbers are reported,
+# never asserted.  Under QEMU TCG absolute times are slow; the ratios,
+# measured side by side in one run, are what to read.
+#   KRELOC_BENCH_TARGETS  default: the amd64 and arm64 targets of make check
+#                         (tests/run-all.sh); an arm64 Image holds no
+#                         vmlinux, so kreloc is built from the link-time map
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/rig/lib.sh"
 
 need_pkgs build-essential cpio busybox-static qemu-system-x86 xz-utils zstd dwarves libelf-dev kmod
-for series in ${KRELOC_BENCH_SERIES:-5.10 6.1 6.12 6.12-deb13 7}; do
-	envf="$CACHE/tmp/bench-$series.env"
-	"$top/rig/kernel-amd64.sh" "$series" > "$envf"
+for t in ${KRELOC_BENCH_TARGETS:-amd64-5.10 amd64-6.1 amd64-6.12 amd64-6.12-deb13 amd64-7 arm64-6.1 arm64-6.12 arm64-7}; do
+	envf="$CACHE/tmp/bench-$t.env"
+	unset CROSS_COMPILE BUILD_ROOT
+	"$top/rig/kernel-${t%%-*}.sh" "${t#*-}" > "$envf"
 	# shellcheck disable=SC1090
 	. "$envf"
 	work="$CACHE/run/bench-$KVER"
 	rm -rf "$work"
 	mkdir -p "$work/stage/kreloc"
-	"$top/rig/build-kreloc.sh" "$envf" "$work/build" VMLINUZ="$KIMAGE" SYSTEM_MAP=/nonexistent
-	"$top/rig/build-kreloc.sh" "$envf" "$work/build-hooks" VMLINUZ="$KIMAGE" \
-		SYSTEM_MAP=/nonexistent KRELOC_TEST_HOOKS=1
+	if [ "$KARCH" = arm64 ]; then
+		src=(LINKED_SOURCE=system.map SYSTEM_MAP="$("$top/rig/groundtruth.sh" "$envf")")
+	else
+		src=(VMLINUZ="$KIMAGE" SYSTEM_MAP=/nonexistent)
+	fi
+	"$top/rig/build-kreloc.sh" "$envf" "$work/build" "${src[@]}"
+	"$top/rig/build-kreloc.sh" "$envf" "$work/build-hooks" "${src[@]}" KRELOC_TEST_HOOKS=1
 	cp "$work/build/kreloc.ko" "$work/stage/kreloc/"
 	# As DKMS installs it: without debug info.
 	mkdir -p "$work/stage/kreloc/stripped" "$work/stage/kreloc/hooks"
-	strip -g -o "$work/stage/kreloc/stripped/kreloc.ko" "$work/build/kreloc.ko"
+	"${CROSS_COMPILE:-}strip" -g -o "$work/stage/kreloc/stripped/kreloc.ko" "$work/build/kreloc.ko"
 	cp "$work/build-hooks/kreloc.ko" "$work/stage/kreloc/hooks/"
-	gcc -std=gnu11 -O2 -Wall -Wextra -Werror -static -o "$work/stage/kreloc/kreloc_bench" \
-		"$top/bench/kreloc_bench.c"
+	"${CROSS_COMPILE:-}gcc" -std=gnu11 -O2 -Wall -Wextra -Werror -static \
+		-o "$work/stage/kreloc/kreloc_bench" "$top/bench/kreloc_bench.c"
 	"$top/rig/stage-modules.sh" "$(mod_root "$MODDIR")" "$KVER" "$work/stage" dummy vfat bridge
 	cat > "$work/stage/kreloc/job" <<'EOT'
 #!/bin/sh
@@ -40,7 +47,7 @@ modprobe vfat && modprobe bridge
 EOT
 	chmod +x "$work/stage/kreloc/job"
 	"$top/rig/run-vm.sh" "$envf" "$work/stage" "$work/console.log" "" "$work/output.log"
-	echo "== $KVER (x86_64, QEMU TCG)"
+	echo "== $KVER ($UNAME_M, QEMU TCG)"
 	tr -d '\r' < "$work/output.log" | grep '^BENCH'
 done
 
