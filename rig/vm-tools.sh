@@ -166,7 +166,13 @@ case "$dup:$errline" in
 esac
 # One moment: snapshots taken while a module loads and unloads.
 if modprobe dummy 2>/dev/null && rmmod dummy; then
-	( while [ ! -e /tmp/stop ]; do modprobe dummy; rmmod dummy; done ) &
+	# A pause after each change: the snapshot retries while records
+	# change (20 times), and back to back loads under a busy TCG host
+	# left it no quiet moment at all (arm64, cold run of 2026-12-01).
+	( while [ ! -e /tmp/stop ]; do
+		modprobe dummy; sleep 0.3 2>/dev/null || sleep 1
+		rmmod dummy; sleep 0.3 2>/dev/null || sleep 1
+	done ) &
 	bad=0
 	for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
 		$K snapshot -o /tmp/churn 2>>/tmp/churn.err || bad=1
