@@ -41,19 +41,19 @@ if [ -s "$kept/kreloc.ko" ]; then
 	cp -a "$kept" "$outdir"
 	touch "$kept"
 	echo "kreloc: kept build of $KVER ($*)" >> "$outdir/build.log"
-	grep -E 'warning|kreloc:' "$outdir/build.log" >&2 || true
-	exit 0
+else
+	args=(KDIR="$KDIR")
+	if [ "$KARCH" != x86 ]; then
+		args+=(ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE")
+	fi
+	kmake -s -C "$outdir" "${args[@]}" "$@" >"$outdir/build.log" 2>&1 || {
+		cat "$outdir/build.log" >&2
+		die "build of kreloc for $KVER ($*) failed"
+	}
 fi
-args=(KDIR="$KDIR")
-if [ "$KARCH" != x86 ]; then
-	args+=(ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE")
-fi
-kmake -s -C "$outdir" "${args[@]}" "$@" >"$outdir/build.log" 2>&1 || {
-	cat "$outdir/build.log" >&2
-	die "build of kreloc for $KVER ($*) failed"
-}
 grep -E 'warning|kreloc:' "$outdir/build.log" >&2 || true
 [ -s "$outdir/kreloc.ko" ] || die "no kreloc.ko in $outdir"
+[ ! -s "$kept/kreloc.ko" ] || exit 0
 # Keep it (through a temporary name: two jobs may build the same).
 mkdir -p "$CACHE/kbuild"
 # Builds of trees nobody has built for two days go.
