@@ -77,6 +77,7 @@ if [ ! -f "$work/.kreloc-work" ]; then
 	touch "$work/.kreloc-work"
 fi
 touch "$work"
+tlog "building kreloc for $KVER ($*)"
 args=(KDIR="$KDIR")
 if [ "$KARCH" != x86 ]; then
 	args+=(ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE")
@@ -92,6 +93,7 @@ mkdir -p "$outdir"
 cp -a "$work/." "$outdir/"
 rm -f "$outdir/.kreloc-work"
 exec 8>&-
+tlog "built kreloc for $KVER ($*)"
 grep -E 'warning|kreloc:' "$outdir/build.log" >&2 || true
 
 # Keep it (through a temporary name: two jobs may build the same).  Builds

@@ -4,7 +4,17 @@
 CACHE="${KRELOC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kreloc}"
 mkdir -p "$CACHE/debs" "$CACHE/k" "$CACHE/tmp"
 
-log() { printf 'rig: %s\n' "$*" >&2; }
+# KRELOC_LOG_TIME=1 stamps each line with the time of day (to see where a
+# run's time goes: make check keeps each job's log with KRELOC_KEEP_RUN).
+log() {
+	if [ -n "${KRELOC_LOG_TIME:-}" ]; then
+		printf 'rig: %(%T)T %s\n' -1 "$*" >&2
+	else
+		printf 'rig: %s\n' "$*" >&2
+	fi
+}
+# tlog: a log line only for KRELOC_LOG_TIME (progress nobody else needs).
+tlog() { [ -z "${KRELOC_LOG_TIME:-}" ] || log "$@"; }
 die() { printf 'rig: error: %s\n' "$*" >&2; exit 1; }
 
 # apt runs serialised through a lock, so rig scripts may run in parallel.
