@@ -49,9 +49,12 @@ if [ ! -f "$stamp" ]; then
 	log "making the $rel root $r (once)"
 	mapfile -t sources < <(rel_sources "$rel")
 	inc=$(IFS=,; echo "gcc,make,libc6-dev,libelf-dev,kmod,xz-utils,zstd,bc,dwarves,cpio${want[*]:+,${want[*]}}${debs[*]:+,${debs[*]}}")
-	# (INITRD=No: a kernel image the headers pull in needs no initramfs.)
+	# (INITRD=No: a kernel image the headers pull in needs no initramfs.
+	# force-unsafe-io: dpkg syncs no file, here and in later installs into
+	# the root, which is a cache made again if it breaks; a 2-core VM
+	# installed 27% faster so.)
 	INITRD=No mmdebstrap --variant=minbase --include="$inc" \
-		--aptopt='APT::Install-Recommends "false"' \
+		--aptopt='APT::Install-Recommends "false"' --dpkgopt='force-unsafe-io' \
 		--dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' \
 		--dpkgopt='path-exclude=/usr/share/locale/*' --dpkgopt='path-exclude=/usr/share/info/*' \
 		--customize-hook='mkdir -p "$1/etc/kernel"' \
