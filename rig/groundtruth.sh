@@ -52,7 +52,9 @@ if [ ! -s "$out" ]; then
 	cat > "$stage/kreloc/job" <<'EOT'
 #!/bin/sh
 echo 0 > /proc/sys/kernel/kptr_restrict
-cat /proc/kallsyms
+# Compressed (base64: the port is a tty): the emulated UARTs move about
+# 125 KB/s, and a 7.x map is 11 MB.
+gzip -1 < /proc/kallsyms | base64
 echo "KALLSYMS-LINES $(wc -l < /proc/kallsyms)" > /dev/console
 # VMCOREINFO, from the note in /proc/kcore's first pages.
 head -c 65536 /proc/kcore | tr '\0' '\n' |
@@ -68,10 +70,13 @@ EOT
 	log "deriving the link-time map of $KVER from a nokaslr boot"
 	"$(dirname "$0")/run-vm.sh" "$envf" "$stage" "$out.log" "nokaslr" "$raw"
 	rm -rf "$stage"
+	tr -d '\r' < "$raw" | base64 -d | gzip -dc > "$raw.txt" ||
+		die "the kallsyms dump of the nokaslr boot is cut short (see $out.log)"
+	mv "$raw.txt" "$raw"
 	# Core kernel only: module symbols carry a [module] suffix.
-	tr -d '\r' < "$raw" | awk 'NF == 3' > "$out.tmp"
+	awk 'NF == 3' "$raw" > "$out.tmp"
 	want=$(sed -n 's/.*KALLSYMS-LINES \([0-9]*\).*/\1/p' "$out.log" | tr -d '\r')
-	got=$(tr -d '\r' < "$raw" | wc -l)
+	got=$(wc -l < "$raw")
 	[ -n "$want" ] && [ "$got" -ge "$want" ] || die "kallsyms dump truncated ($got of $want lines)"
 	if [ "$UNAME_M" = aarch64 ]; then
 		koff=$(tr -d '\r' < "$out.log" | sed -n 's/^VMCOREINFO KERNELOFFSET=//p')
