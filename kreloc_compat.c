@@ -20,6 +20,7 @@
 #include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/io.h>
@@ -34,6 +35,7 @@
 #include <asm/ibt.h>
 #endif
 #include "kreloc.h"
+#include "kreloc_alloc.h"
 #include "kreloc_call.h"
 #include "kreloc_compat.h"
 #include "lib/kreloc_spec.h"
@@ -264,6 +266,85 @@ int kreloc_compat_count_symbol(const char *mod, const char *name)
 	kreloc_count_modules(&c);
 	return c.n;
 }
+
+#ifdef KRELOC_HAVE_EACH_MATCH
+int kreloc_compat_core_lookup_all(const struct kreloc_linked_anchor *anchors,
+				  unsigned int n, u64 *addrs)
+{
+	return -EOPNOTSUPP;
+}
+#else
+/* The anchors by name, for one walk over kallsyms (v5.10). */
+struct kreloc_walk_ent {
+	const char *name;
+	unsigned int i;
+};
+
+struct kreloc_walk {
+	const struct kreloc_walk_ent *ents;
+	unsigned int n;
+	u64 *addrs;
+};
+
+static int kreloc_walk_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct kreloc_walk_ent *)a)->name,
+		      ((const struct kreloc_walk_ent *)b)->name);
+}
+
+static int kreloc_walk_sym(void *data, const char *name, struct module *mod,
+			   unsigned long addr)
+{
+	const struct kreloc_walk *w = data;
+	unsigned int lo = 0, hi = w->n;
+
+	/* vmlinux's symbols come first: stop where the modules' begin. */
+	if (mod)
+		return 1;
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+		int c = strcmp(name, w->ents[mid].name);
+
+		if (!c) {
+			u64 *a = &w->addrs[w->ents[mid].i];
+
+			*a = *a ? KRELOC_COMPAT_NOT_UNIQUE : addr;
+			break;
+		}
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return 0;
+}
+
+int kreloc_compat_core_lookup_all(const struct kreloc_linked_anchor *anchors,
+				  unsigned int n, u64 *addrs)
+{
+	struct kreloc_walk_ent *ents;
+	struct kreloc_walk w;
+	unsigned int i;
+
+	if (!kreloc_call_ready(kallsyms_on_each_symbol))
+		return -EOPNOTSUPP;
+	ents = kreloc_zalloc_array(max(n, 1U), sizeof(*ents));
+	if (!ents)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		ents[i].name = anchors[i].name;
+		ents[i].i = i;
+		addrs[i] = 0;
+	}
+	sort(ents, n, sizeof(*ents), kreloc_walk_cmp, NULL);
+	w.ents = ents;
+	w.n = n;
+	w.addrs = addrs;
+	kreloc_call(kallsyms_on_each_symbol)(kreloc_walk_sym, &w);
+	kfree(ents);
+	return 0;
+}
+#endif
 
 int kreloc_compat_vmcoreinfo_hex(const char *key, u64 *val)
 {

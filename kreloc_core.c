@@ -20,6 +20,7 @@
 #include <linux/printk.h>
 #include "kreloc.h"
 #include "kreloc_alloc.h"
+#include "kreloc_compat.h"
 #include "kreloc_hooks.h"
 #include "lib/kreloc_symstr.h"
 #include "kreloc_arch/kreloc_arch.h"
@@ -174,11 +175,23 @@ static u64 kreloc_core_resolve(const char *name, u64 guess, char *buf)
 	return addr;
 }
 
+/* Anchor @name's answer from the walk of kreloc_compat_core_lookup_all(). */
+static u64 kreloc_core_walked(const char *name, u64 addr)
+{
+	if (addr == KRELOC_COMPAT_NOT_UNIQUE) {
+		pr_info("anchor %s is not unique in kallsyms, skipped\n", name);
+		return 0;
+	}
+	if (!addr)
+		pr_info("anchor %s not in kallsyms, skipped\n", name);
+	return addr;
+}
+
 int kreloc_core_init(struct kreloc_core *core)
 {
 	const struct kreloc_linked *l = kreloc_linked_get();
 	u64 delta[KRELOC_NR_GROUPS];
-	bool any = false;
+	bool any = false, walked;
 	unsigned int i, g;
 	char *buf;
 	int bad;
@@ -194,11 +207,17 @@ int kreloc_core_init(struct kreloc_core *core)
 		return -ENOMEM;
 	}
 
+	/* Where names cost a walk of kallsyms each, one walk for all of them. */
+	walked = !kreloc_compat_core_lookup_all(l->anchors, l->nr_anchors, core->runtime);
 	for (i = 0; i < l->nr_anchors; i++) {
 		const struct kreloc_linked_anchor *a = &l->anchors[i];
 
-		core->runtime[i] = kreloc_core_resolve(a->name, any ?
-						       a->linked + delta[a->group] : 0, buf);
+		if (walked)
+			core->runtime[i] = kreloc_core_walked(a->name, core->runtime[i]);
+		else
+			core->runtime[i] = kreloc_core_resolve(a->name, any ?
+							       a->linked + delta[a->group] : 0,
+							       buf);
 		if (!strcmp(a->name, kreloc_arch_ref_symbol())) {
 			core->ref_linked = a->linked;
 			core->ref_runtime = core->runtime[i];
