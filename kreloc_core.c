@@ -207,8 +207,12 @@ int kreloc_core_init(struct kreloc_core *core)
 		return -ENOMEM;
 	}
 
-	/* Where names cost a walk of kallsyms each, one walk for all of them. */
-	walked = !kreloc_compat_core_lookup_all(l->anchors, l->nr_anchors, core->runtime);
+	/*
+	 * Where names cost a walk of kallsyms each, one walk for all of them
+	 * (a test build's test_anchors_by_name=1 asks each name instead).
+	 */
+	walked = !kreloc_hook_anchors_by_name() &&
+		 !kreloc_compat_core_lookup_all(l->anchors, l->nr_anchors, core->runtime);
 	for (i = 0; i < l->nr_anchors; i++) {
 		const struct kreloc_linked_anchor *a = &l->anchors[i];
 

@@ -21,6 +21,7 @@
  *                         (make bench compares the two)
  *   test_anchors_by_name=1  look every anchor up by name, without first
  *                         checking it where its section's delta puts it
+ *                         or (5.10) walking kallsyms once for all of them
  *                         (make bench compares the two)
  *   test_bench_lookup=R   (write at run time) time R rounds of
  *                         kreloc_kprobe_lookup_name() and of the kernel's
