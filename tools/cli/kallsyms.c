@@ -200,8 +200,16 @@ int do_kallsyms(int argc, char **argv)
 	co.a = areas;
 	co.width = s.ref_linked.ok && s.ref_linked.v <= 0xffffffffu ? 8 : 16;
 	if (!co.na) {
-		p_err("kreloc published no offset for any core section of this boot (STATUS=%s)",
-		    s.status);
+		for (i = 0; i < s.nr_core && !ksnap_core_usable(&s.core[i]); i++)
+			;
+		if (i < s.nr_core)
+			/* An offset, but no section's end: the arch link base alone. */
+			p_err("kreloc knows where the kernel moved but not where any core section "
+			    "ends (LINKED_SOURCE=%s): build it with the kernel's System.map or "
+			    "vmlinux", s.linked_source ? s.linked_source : "unknown");
+		else
+			p_err("kreloc published no offset for any core section of this boot "
+			    "(STATUS=%s)", s.status);
 		ret = EXIT_FAIL;
 		goto out;
 	}
