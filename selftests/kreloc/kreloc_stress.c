@@ -7,6 +7,8 @@
  *   kreloc_stress fuzz STOPFILE      fuzz lookup until STOPFILE exists
  *   kreloc_stress load [-f] [-n N] [-p PARAMS] KO...   finit_module each KO in turn
  *   kreloc_stress unload [-f] [--force] NAME...   delete_module each NAME
+ *   kreloc_stress records DIR [SYSMOD]  every live record of DIR/modules equals
+ *                                    SYSMOD/NAME/sections (default /sys/module)
  *
  * load/unload stop at the first failure and exit with its errno.  -f sets
  * /proc/self/make-it-fail around the system calls only, so fault injection
@@ -23,6 +25,14 @@
  * earlier answer (ENODATA or a line "ERR ...").  Module-scoped specs may
  * resolve or give ENOENT (the module may be gone).  Prints one "# " summary
  * line and exits 1 on any violation, also if nothing was read.
+ *
+ * records: for each module DIR/modules lists as live and sysfs has, the
+ * "section NAME ADDR" lines of DIR/module/NAME must be exactly the files
+ * of SYSMOD/NAME/sections and their addresses (a record kreloc no longer
+ * has, ENOENT, is skipped, as for a module gone meanwhile).  One process
+ * for what took one cat per section file; a section file answers only one
+ * read at offset 0 (module_sect_read), so each is read with one read().
+ * Prints "# " lines for each difference; exits 1 on any.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -349,15 +359,142 @@ static int modules(int argc, char **argv)
 	return ret;
 }
 
+struct sect {
+	char name[256];
+	unsigned long long addr;
+};
+
+#define MAX_SECTS 512
+
+static int by_sect(const void *a, const void *b)
+{
+	return strcmp(((const struct sect *)a)->name, ((const struct sect *)b)->name);
+}
+
+/* The sections of /sys/module/@mod (under @sysmod); count, or -1. */
+static int sysfs_sections(const char *sysmod, const char *mod, struct sect *s)
+{
+	char path[512], buf[64];
+	struct dirent *de;
+	int n = 0, fd;
+	ssize_t len;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/%s/sections", sysmod, mod);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while ((de = readdir(d)) && n < MAX_SECTS) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/sections/%s", sysmod, mod, de->d_name);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;	/* not a file, or gone */
+		len = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (len <= 0)
+			continue;
+		buf[len] = '\0';
+		snprintf(s[n].name, sizeof(s[n].name), "%s", de->d_name);
+		s[n].addr = strtoull(buf, NULL, 16);
+		n++;
+	}
+	closedir(d);
+	qsort(s, n, sizeof(*s), by_sect);
+	return n;
+}
+
+/* The "section NAME ADDR" lines of kreloc's record @path; count, or -1. */
+static int record_sections(const char *path, struct sect *s)
+{
+	char line[512], name[256];
+	unsigned long long addr;
+	int n = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f) && n < MAX_SECTS)
+		if (sscanf(line, "section %255s %llx", name, &addr) == 2) {
+			snprintf(s[n].name, sizeof(s[n].name), "%s", name);
+			s[n].addr = addr;
+			n++;
+		}
+	fclose(f);
+	qsort(s, n, sizeof(*s), by_sect);
+	return n;
+}
+
+static int records(const char *dir, const char *sysmod)
+{
+	static struct sect sys[MAX_SECTS], rec[MAX_SECTS];
+	char path[512], line[512], name[128], state[32];
+	int mods = 0, diffs = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/modules", dir);
+	f = fopen(path, "r");
+	if (!f) {
+		printf("# records: cannot read %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		int ns, nr, i = 0, j = 0, shown = 0;
+
+		if (line[0] == '#' || sscanf(line, "%127s %31s", name, state) != 2 ||
+		    strcmp(state, "live"))
+			continue;
+		ns = sysfs_sections(sysmod, name, sys);
+		if (ns < 0)
+			continue;	/* not in sysfs (yet, or any more) */
+		snprintf(path, sizeof(path), "%s/module/%s", dir, name);
+		nr = record_sections(path, rec);
+		if (nr <= 0)
+			continue;	/* the shell's test -s: no record, or gone */
+		mods++;
+		/* Both sorted by name: a merge shows each difference. */
+		while (i < ns || j < nr) {
+			int c = i == ns ? 1 : j == nr ? -1 : strcmp(sys[i].name, rec[j].name);
+			const char *what = NULL;
+
+			if (c < 0)
+				what = "in sysfs only";
+			else if (c > 0)
+				what = "in kreloc only";
+			else if (sys[i].addr != rec[j].addr)
+				what = "address differs";
+			if (what && shown++ < 5)
+				printf("#   %s: section %s %s (sysfs 0x%llx, kreloc 0x%llx)\n",
+				       name, c > 0 ? rec[j].name : sys[i].name, what,
+				       c > 0 ? 0 : sys[i].addr, c < 0 ? 0 : rec[j].addr);
+			if (what)
+				diffs++;
+			if (c <= 0)
+				i++;
+			if (c >= 0)
+				j++;
+		}
+		if (shown)
+			printf("# %s: %d of kreloc's sections differ from sysfs\n", name, shown);
+	}
+	fclose(f);
+	if (diffs)
+		printf("# records: %d differences in %d modules compared\n", diffs, mods);
+	return diffs ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "records"))
+		return records(argv[2], argc == 4 ? argv[3] : "/sys/module");
 	if (argc >= 3 && (!strcmp(argv[1], "load") || !strcmp(argv[1], "unload")))
 		return modules(argc, argv);
 	if (argc == 3 && !strcmp(argv[1], "readers"))
 		return readers(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "fuzz"))
 		return fuzz(argv[2]);
-	fprintf(stderr, "usage: %s readers|fuzz STOPFILE | load [-f] [-p PARAMS] KO... | unload [-f] [--force] NAME...\n",
+	fprintf(stderr, "usage: %s readers|fuzz STOPFILE | load [-f] [-n N] [-p PARAMS] KO... | unload [-f] [--force] NAME... | records DIR [SYSMOD]\n",
 		argv[0]);
 	return 2;
 }
