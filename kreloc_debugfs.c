@@ -230,20 +230,39 @@ static const struct file_operations kreloc_fops = {
  */
 int kreloc_debugfs_init(const struct kreloc_core *core)
 {
+	struct dentry *d;
 	unsigned int i;
 
 	kreloc_dbg_core = core;
 	kreloc_dir = debugfs_create_dir("kreloc", NULL);
 	if (IS_ERR(kreloc_dir))
 		return PTR_ERR(kreloc_dir);
-	for (i = 0; i < ARRAY_SIZE(kreloc_files); i++)
-		debugfs_create_file(kreloc_files[i].name, 0400, kreloc_dir,
-				    (void *)&kreloc_files[i], &kreloc_fops);
-	kreloc_module_dir = debugfs_create_dir("module", kreloc_dir);
+	/*
+	 * kreloc is its files: loading without one of them would look like
+	 * success to a tool that then finds nothing (fault injection made
+	 * "info" fail to appear while the load succeeded).
+	 */
+	for (i = 0; i < ARRAY_SIZE(kreloc_files); i++) {
+		d = debugfs_create_file(kreloc_files[i].name, 0400, kreloc_dir,
+					(void *)&kreloc_files[i], &kreloc_fops);
+		if (IS_ERR(d))
+			goto fail;
+	}
+	d = debugfs_create_dir("module", kreloc_dir);
+	if (IS_ERR(d))
+		goto fail;
+	kreloc_module_dir = d;
 	/* Written and read: the only file that is not 0400. */
-	debugfs_create_file("lookup", 0600, kreloc_dir, NULL, &kreloc_lookup_fops);
+	d = debugfs_create_file("lookup", 0600, kreloc_dir, NULL, &kreloc_lookup_fops);
+	if (IS_ERR(d))
+		goto fail;
 	kreloc_modules_publish();
 	return 0;
+fail:
+	debugfs_remove_recursive(kreloc_dir);
+	kreloc_dir = NULL;
+	kreloc_module_dir = NULL;
+	return PTR_ERR(d);
 }
 
 /*
