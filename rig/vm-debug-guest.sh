@@ -4,8 +4,8 @@
 # vm-debug-guest.sh MODE: the job rig/vm-debug.sh runs inside the debug
 # kernel (busybox sh).  MODE is stress, faults, lockdown or controls; the
 # numbers come from ./params (CYCLES, FORCED,
-# FAULT_LOADS, FAULT_CHURN, PROBS, NTH_STEP, NTH_FINE, EI_EXPECTED).  Each part is one KTAP
-# block; "KRELOC-OFFSET 0x..." tells the host the KASLR offset for its
+# FAULT_LOADS, FAULT_CHURN, PROBS, NTH_CAP, EI_EXPECTED).  Each part is one
+# KTAP block; "KRELOC-OFFSET 0x..." tells the host the KASLR offset for its
 # check of kreloc's dmesg lines; "KRELOC-COUNT name n" lines are counts.
 #
 # Ground truth is the kernel's: the System.map of its build (the kernel
@@ -285,15 +285,23 @@ faults_load() {	# faults_load failslab|fail_page_alloc
 	end
 }
 
-# Every allocation of kreloc's load, one at a time: /proc/thread-self/fail-nth
-# fails exactly the Nth slab or page allocation of the insmod task.  kreloc's
-# init runs at the end of the load, so first find T, the number of such
-# allocations the load makes (the smallest N not reached: doubling, then
-# bisection), then walk N down from T-1, every NTH_FINE-th, until the
-# failures have been in kreloc's code and then 3 times in a row outside it.
+# Every allocation site of kreloc's load: /proc/thread-self/fail-nth fails
+# exactly the Nth fault-injection site (slab, page allocation) the insmod
+# task passes.  One load with an N it cannot reach gives T, the number of
+# sites the load passes (fail-nth counts down; what is left is N - T).
+# N then walks from T down to 1: the step doubles, up to NTH_CAP (then
+# NTH_CAP and NTH_CAP-1 in turn, so that it does not keep landing on the
+# same allocation of a loop, nor only on the __GFP_NOWARN allocation
+# kmemleak makes beside each one), and drops back to 1 at a kreloc
+# function not failed before and wherever the failures cross into or out
+# of kreloc's code.  kreloc's code is met near the end of the load: its
+# ->init, and after it its own module notifier recording kreloc (the
+# failures there are not fatal, and between the two lie the loader's).
 # Stacks (verbose=2) name the kreloc function that saw the failure
-# (reliable frames only: a "? name" line is stale stack contents).
-nth_load() {	# nth_load N: one load with the Nth allocation failing, checked
+# (reliable frames only: a "? name" line is stale stack contents); a
+# failure at a __GFP_NOWARN site is not logged ("?": it leaves the walk's
+# state as it was).  NTH_CAP=1 (make soak) fails every N.
+nth_load() {	# nth_load N: one load with the Nth site failing, checked; sets site, calls
 	dmesg -c > /dev/null
 	out=$(./kreloc_stress load -n "$1" $KO)
 	rc=$?
@@ -302,19 +310,57 @@ nth_load() {	# nth_load N: one load with the Nth allocation failing, checked
 	if [ $rc -eq 0 ]; then
 		loaded=$((loaded + 1))
 		info_ok && records_ok || { diag "fail-nth $1: loaded with wrong data"; bad=$((bad + 1)); }
-		rmmod kreloc || bad=$((bad + 1))
+		rmmod kreloc 2> /tmp/rmmod.err || {
+			diag "fail-nth $1: rmmod kreloc: $(cat /tmp/rmmod.err); refcnt $(cat /sys/module/kreloc/refcnt 2>&1), $(cat /sys/module/kreloc/initstate 2>&1)"
+			bad=$((bad + 1))
+		}
 	else
 		clean_after_fail || { diag "fail-nth $1: refused, not cleanly"; bad=$((bad + 1)); }
 	fi
 	next_load_ok || { diag "fail-nth $1: the next module load failed"; bad=$((bad + 1)); }
-	site=
-	[ "$out" = "nth injected" ] || return 1
+	site='' calls=''
+	case "$out" in
+	"nth injected") ;;
+	"nth not reached "*) calls=${out#nth not reached }; return 1 ;;
+	*) diag "fail-nth $1: kreloc_stress said '$out'"; bad=$((bad + 1)); return 1 ;;
+	esac
 	inj=$((inj + 1))
-	site=$(sed -n '/FAULT_INJECTION: forcing a failure/,$p' /tmp/nth.log |
-		grep -E '^ [a-z_0-9.]+[+]0x[0-9a-f]+/0x[0-9a-f]+ [[]kreloc[]]' | head -1 |
-		sed 's/^ //; s/+.*//')
-	[ -n "$site" ] && { inkreloc=$((inkreloc + 1)); echo "$site" >> /tmp/sites; }
+	if grep -q 'FAULT_INJECTION: forcing a failure' /tmp/nth.log; then
+		site=$(sed -n '/FAULT_INJECTION: forcing a failure/,$p' /tmp/nth.log |
+			grep -E '^ [a-z_0-9.]+[+]0x[0-9a-f]+/0x[0-9a-f]+ [[]kreloc[]]' | head -1 |
+			sed 's/^ //; s/+.*//')
+		if [ -n "$site" ]; then
+			inkreloc=$((inkreloc + 1))
+			grep -qx "$site" /tmp/sites || { echo "$site" >> /tmp/sites; new=1; }
+		else
+			site=-
+		fi
+	else
+		site='?' unlogged=$((unlogged + 1))
+	fi
 	return 0
+}
+# nth_class: the last sample's failure was in kreloc's code (1), outside
+# (0), or unknown ("?", not logged): then the state before it stands.
+nth_class() {
+	case "$site" in
+	-|"") cls=0 ;;
+	'?') ;;
+	*) cls=1 ;;
+	esac
+}
+
+nth_sample() {	# nth_sample N: nth_load, nth_class, a line saying what happened
+	nth_load "$1"
+	r=$?
+	nth_class
+	if [ $r -eq 0 ]; then
+		case "$site" in -|'?') ;; *)
+			[ -n "$kmin" ] && [ "$kmin" -le "$1" ] || kmin=$1
+			[ -n "$kmax" ] && [ "$kmax" -ge "$1" ] || kmax=$1 ;;
+		esac
+	fi
+	diag "fail-nth $1: $([ $r -eq 0 ] && echo "$site" || echo "not reached"), $([ $rc -eq 0 ] && echo loaded || echo refused)"
 }
 
 faults_nth() {
@@ -328,38 +374,43 @@ faults_nth() {
 	done
 	echo N > $D/fail_page_alloc/ignore-gfp-highmem
 	echo 0 > $D/fail_page_alloc/min-order
-	loads=0 inj=0 inkreloc=0 loaded=0 bad=0
+	loads=0 inj=0 inkreloc=0 loaded=0 bad=0 unlogged=0 new=0
 	: > /tmp/sites
-	lo=1 hi=1
-	while nth_load $hi && [ $hi -lt 1000000 ]; do
-		lo=$hi hi=$((hi * 2))
-	done
-	while [ $((hi - lo)) -gt 1 ]; do
-		mid=$(((lo + hi) / 2))
-		if nth_load $mid; then lo=$mid; else hi=$mid; fi
-	done
-	total=$hi seen=0 outside=0 n=$((hi - 1))
-	while [ $n -ge 1 ] && [ $outside -lt 3 ]; do
-		nth_load $n
-		if [ -n "$site" ]; then
-			seen=1 outside=0
-		elif [ $seen = 1 ]; then
-			outside=$((outside + 1))
+	big=1000000000
+	nth_load $big
+	total=${calls:-0}
+	# nn, not n: info_ok (run by nth_load) counts sections in n
+	diag "fail-nth: a load passes $total fault-injection sites"
+	nn=$total step=1 cls=0 kmin='' kmax=''
+	while [ "$nn" -ge 1 ]; do
+		pcls=$cls new=0
+		nth_sample $nn
+		if [ $new = 1 ] || [ "$cls" != "$pcls" ]; then
+			step=1
+		elif [ $((step * 2)) -le "$NTH_CAP" ]; then
+			step=$((step * 2))
+		elif [ "$step" -eq "$NTH_CAP" ] && [ "$NTH_CAP" -gt 2 ]; then
+			step=$((NTH_CAP - 1))
+		else
+			step=$NTH_CAP
 		fi
-		n=$((n - NTH_FINE))
+		nn=$((nn - step))
 	done
-	out="nth not reached"
-	./kreloc_stress load -n $((total + 1)) $KO | grep -q 'not reached' && rmmod kreloc || out=reached
+	./kreloc_stress load -n $big $KO > /tmp/nth.out && rmmod kreloc
+	again=$(sed -n 's/^nth not reached //p' /tmp/nth.out)
 	sites=$(sort -u /tmp/sites | tr '\n' ' ')
+	echo "KRELOC-COUNT fail-nth-sites-passed $total"
 	echo "KRELOC-COUNT fail-nth-loads $loads"
 	echo "KRELOC-COUNT fail-nth-injected $inj"
 	echo "KRELOC-COUNT fail-nth-in-kreloc $inkreloc"
-	diag "fail-nth: the load makes $((total - 1)) allocations; $loads loads, $inj failures injected, $inkreloc in kreloc's code, $loaded loaded"
+	echo "KRELOC-COUNT fail-nth-kreloc-functions $(sort -u /tmp/sites | wc -l)"
+	diag "fail-nth: the load passes $total sites ($again on a second load); kreloc's code failed between N=${kmin:-?} and N=${kmax:-?}"
+	diag "fail-nth: $loads loads, $inj failures injected ($unlogged not logged: __GFP_NOWARN), $inkreloc in kreloc's code, $loaded loaded anyway"
 	diag "kreloc functions that saw a failure: $sites"
-	[ "$out" = "nth not reached" ] && [ "$total" -gt 1 ]
-	t $? "a load without an injected failure makes $((total - 1)) allocations"
+	[ "$total" -gt 1 ] && [ -n "$again" ] && [ "$again" -gt 1 ]
+	t $? "fail-nth counts the sites a load passes ($total, then $again), and N beyond them injects nothing"
 	[ $inkreloc -gt 0 ]
-	t $? "failures were injected in kreloc's own code ($inkreloc)"
+	t $? "failures were injected in kreloc's own code ($inkreloc, in $(sort -u /tmp/sites | wc -l) functions)"
 	t $bad "each of $loads loads: loaded with the true offset and records, or refused cleanly; the next load works"
 	for c in failslab fail_page_alloc; do
 		echo 1 > $D/$c/verbose

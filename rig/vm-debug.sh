@@ -25,7 +25,8 @@
 # soak: 1,000 churn cycles, every allocation of the fail-nth sweep, more
 # faulted loads (make soak).
 #
-#   KRELOC_DEBUG_CYCLES, KRELOC_DEBUG_FAULT_LOADS, KRELOC_DEBUG_NTH_FINE
+#   KRELOC_DEBUG_CYCLES, KRELOC_DEBUG_FAULT_LOADS, KRELOC_DEBUG_NTH_CAP
+#   (the fail-nth walk's largest step; 1 fails every N of kreloc's init)
 #   override the counts; KRELOC_DEBUG_MODES picks boots (default: "suite
 #   stress faults lockdown controls").
 set -euo pipefail
@@ -43,9 +44,9 @@ envf="$CACHE/tmp/debug.env.$$"
 # environment, scripts/Makefile.lib).
 export UBSAN_SANITIZE=y
 if [ "$mode" = soak ]; then
-	cycles=${KRELOC_DEBUG_CYCLES:-1000} loads=${KRELOC_DEBUG_FAULT_LOADS:-20} fchurn=30 nthfine=${KRELOC_DEBUG_NTH_FINE:-1}
+	cycles=${KRELOC_DEBUG_CYCLES:-1000} loads=${KRELOC_DEBUG_FAULT_LOADS:-20} fchurn=30 nthcap=${KRELOC_DEBUG_NTH_CAP:-1}
 else
-	cycles=${KRELOC_DEBUG_CYCLES:-200} loads=${KRELOC_DEBUG_FAULT_LOADS:-4} fchurn=12 nthfine=${KRELOC_DEBUG_NTH_FINE:-1}
+	cycles=${KRELOC_DEBUG_CYCLES:-200} loads=${KRELOC_DEBUG_FAULT_LOADS:-4} fchurn=12 nthcap=${KRELOC_DEBUG_NTH_CAP:-4}
 fi
 work="$CACHE/run/debugk-$KVER"
 rm -rf "$work"
@@ -100,8 +101,7 @@ FORCED=10
 FAULT_LOADS=$loads
 FAULT_CHURN=$fchurn
 PROBS="1 4 25 100"
-NTH_STEP=32
-NTH_FINE=$nthfine
+NTH_CAP=$nthcap
 EI_EXPECTED=$ei
 EOT
 

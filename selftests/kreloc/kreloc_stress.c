@@ -16,7 +16,8 @@
  * the shell's fork and exec.  -n N writes N to /proc/thread-self/fail-nth
  * right before finit_module(), so that exactly the Nth fault-injection site
  * the load passes (slab, page allocation) fails; it prints "nth injected" if
- * that happened, "nth not reached" if the load made fewer calls.
+ * that happened, "nth not reached CALLS" if the load passed fewer sites
+ * (CALLS of them: N minus what fail-nth still holds).
  *
  * readers: every read must succeed or fail with ENOENT (a record removed
  * under the reader).  fuzz: a unique core symbol must resolve to its
@@ -347,11 +348,23 @@ static int modules(int argc, char **argv)
 		if (nth_fd >= 0) {
 			ssize_t n = pread(nth_fd, num, sizeof(num) - 1, 0);
 
-			num[n > 0 ? n : 0] = '\0';
-			printf("nth %s\n", n > 0 && atoi(num) == 0 ? "injected" : "not reached");
-			fflush(stdout);
+			/*
+			 * Disarm first: a fail-nth the load did not use up
+			 * would fail the pipe write of the answer below.
+			 */
 			if (pwrite(nth_fd, "0", 1, 0) < 0)
 				perror("fail-nth");
+			num[n > 0 ? n : 0] = '\0';
+			/*
+			 * fail-nth counts down at each fault-injection site
+			 * the task passes and fails the one where it reaches
+			 * 0; what is left says how many the load passed.
+			 */
+			if (n > 0 && atoi(num) == 0)
+				printf("nth injected\n");
+			else
+				printf("nth not reached %d\n", n > 0 ? nth - atoi(num) : -1);
+			fflush(stdout);
 		}
 		if (fd >= 0)
 			close(fd);
