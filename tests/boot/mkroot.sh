@@ -5,8 +5,8 @@
 # test root (under $CACHE/boot/) for the boot tests, making it first if
 # needed.  The host is not altered beyond installing debootstrap.
 #   itools  initramfs-tools, dkms, gcc/make and the rig's Debian amd64 6.1 and
-#           6.12 kernels with their headers, installed as packages (the 6.12
-#           headers pull in its image), so /boot/vmlinuz-*, /lib/modules/* and
+#           6.12 kernels with their headers, installed as packages (images
+#           and headers), so /boot/vmlinuz-*, /lib/modules/* and
 #           /lib/modules/*/build are what a Debian user has
 #   dracut  dracut instead of initramfs-tools, and the same 6.1 kernel;
 #           sysvinit-core gives the halt/reboot dracut's base module wants
@@ -18,6 +18,13 @@
 #           (apt-get install -t trixie-backports linux-image-KVER)
 # The boot tests change a root (dkms, update-initramfs): each kind is its
 # own, and making one waits for anyone else making the same kind.
+# Installing a kernel package makes no initramfs here (INITRD=No, which the
+# kernel postinst hooks and dracut's trigger honour; initramfs-tools'
+# trigger then finds no image to update): the tests make the images they
+# boot themselves, and the generic ones took 3-4 minutes each on this
+# machine (five per cold bookworm run).  The bookworm roots keep the .debs
+# apt downloads in $CACHE/boot/apt-bookworm, so the dracut root and a
+# rebuilt root fetch only what no root fetched before.
 # Bump a root's version below to rebuild it; delete $CACHE/boot to start over.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -40,6 +47,7 @@ make_base() {
 	need_pkgs debootstrap
 	rm -rf "$base" "$base.tmp"
 	log "debootstrap bookworm minbase into $base (once)"
+	local t=$SECONDS
 	debootstrap --variant=minbase --include=ca-certificates bookworm "$base.tmp" \
 		http://deb.debian.org/debian >"$CACHE/boot/debootstrap.log" 2>&1 || {
 		tail -20 "$CACHE/boot/debootstrap.log" >&2
@@ -52,6 +60,7 @@ make_base() {
 	echo 'APT::Install-Recommends "false";' > "$base.tmp/etc/apt/apt.conf.d/90kreloc"
 	# Kernel postinst hooks must not try to talk to a bootloader.
 	mkdir -p "$base.tmp/etc/kernel"
+	log "debootstrap took $((SECONDS - t))s"
 	touch "$base.tmp/.kreloc-base-1"
 	mv "$base.tmp" "$base"
 }
@@ -67,11 +76,28 @@ kernel_debs() {
 	done
 }
 
+# apt_root ROOT LOG PKG...: apt-get install PKG... and the .debs in
+# ROOT/tmp/kdebs in a bookworm ROOT (no initramfs made, see above; what is
+# downloaded kept in the shared archive directory), then drop /tmp/kdebs.
+apt_root() {
+	local r="$1" logf="$2" t=$SECONDS arch="$CACHE/boot/apt-bookworm"
+	shift 2
+	mkdir -p "$arch/partial"
+	IN_ROOT_CACHE=1 in_root "$r" sh -ec 'a="$1"; shift
+		apt-get update -qq || true
+		export DEBIAN_FRONTEND=noninteractive INITRD=No
+		[ ! -d /tmp/kdebs ] || set -- "$@" /tmp/kdebs/*.deb
+		apt-get install -y -qq -o Dir::Cache::Archives="$a" \
+			-o APT::Sandbox::User=root "$@"
+		rm -rf /tmp/kdebs' sh "$arch/" "$@" >"$logf" 2>&1 || return
+	log "apt-get install into $r took $((SECONDS - t))s"
+}
+
 case "$kind" in
 itools)
 	make_base
 	r="$CACHE/boot/root-itools"
-	stamp=itools-1
+	stamp=itools-2
 	if [ ! -f "$r/.kreloc-$stamp" ]; then
 		rm -rf "$r" "$r.tmp"
 		cp -a "$base" "$r.tmp"
@@ -88,14 +114,20 @@ itools)
 			kb=$(basename "$(dirname "$(readlink "$kd/scripts")")")
 			debs+=("$CACHE"/debs/"$kb"_*_amd64.deb)
 		done
-		debs+=("$CACHE"/debs/linux-image-"$(sed -n 's/^KVER=//p' <<<"$e61")"-unsigned_*.deb)
+		# Both images as the rig fetched them (-unsigned), so apt
+		# downloads neither (the 6.12 headers would pull the signed
+		# image from the archive).
+		for e in "$e61" "$e612"; do
+			kv=$(sed -n 's/^KVER=//p' <<<"$e")
+			for f in "$CACHE"/debs/linux-image-"$kv"-unsigned_*_amd64.deb; do
+				[ ! -s "$f" ] || debs+=("$f")
+			done
+		done
 		kernel_debs "$r.tmp" "${debs[@]}"
 		log "installing initramfs-tools, dkms and the kernels into $r (once)"
-		in_root "$r.tmp" sh -ec 'apt-get update -qq || true
-			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-				initramfs-tools busybox zstd cpio kmod dkms make gcc libc6-dev \
-				dwarves libelf-dev bc binutils /tmp/kdebs/*.deb
-			rm -rf /tmp/kdebs; apt-get clean' >"$CACHE/boot/itools.log" 2>&1 || {
+		apt_root "$r.tmp" "$CACHE/boot/itools.log" \
+			initramfs-tools busybox zstd cpio kmod dkms make gcc libc6-dev \
+			dwarves libelf-dev bc binutils || {
 			tail -30 "$CACHE/boot/itools.log" >&2
 			die "cannot set up $r (see $CACHE/boot/itools.log)"
 		}
@@ -107,7 +139,7 @@ itools)
 dracut)
 	make_base
 	r="$CACHE/boot/root-dracut"
-	stamp=dracut-1
+	stamp=dracut-2
 	if [ ! -f "$r/.kreloc-$stamp" ]; then
 		rm -rf "$r" "$r.tmp"
 		cp -a "$base" "$r.tmp"
@@ -115,10 +147,8 @@ dracut)
 		kv=$(sed -n 's/^KVER=//p' <<<"$e61")
 		kernel_debs "$r.tmp" "$CACHE"/debs/linux-image-"$kv"-unsigned_*.deb
 		log "installing dracut and the kernel into $r (once)"
-		in_root "$r.tmp" sh -ec 'apt-get update -qq || true
-			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-				dracut sysvinit-core busybox zstd cpio kmod binutils /tmp/kdebs/*.deb
-			rm -rf /tmp/kdebs; apt-get clean' >"$CACHE/boot/dracut.log" 2>&1 || {
+		apt_root "$r.tmp" "$CACHE/boot/dracut.log" \
+			dracut sysvinit-core busybox zstd cpio kmod binutils || {
 			tail -30 "$CACHE/boot/dracut.log" >&2
 			die "cannot set up $r (see $CACHE/boot/dracut.log)"
 		}
@@ -131,7 +161,7 @@ itools-trixie)
 	e7=$("$top/rig/kernel-amd64.sh" 7)
 	kv=$(sed -n 's/^KVER=//p' <<<"$e7")
 	r="$CACHE/boot/root-itools-trixie"
-	stamp="itools-trixie-2-$kv"
+	stamp="itools-trixie-3-$kv"
 	if [ ! -f "$r/.kreloc-$stamp" ]; then
 		broot=$("$top/rig/root.sh" trixie "linux-headers-$kv")
 		rm -rf "$r" "$r.tmp"
@@ -146,7 +176,7 @@ itools-trixie)
 		kernel_debs "$r.tmp" "${debs[@]}"
 		log "installing initramfs-tools, dkms and $kv into $r (once)"
 		in_root "$r.tmp" sh -ec 'apt-get update -qq || true
-			export DEBIAN_FRONTEND=noninteractive
+			export DEBIAN_FRONTEND=noninteractive INITRD=No
 			apt-get install -y -qq initramfs-tools busybox zstd cpio kmod dkms \
 				make gcc libc6-dev dwarves libelf-dev bc binutils
 			apt-get install -y -qq -t trixie-backports /tmp/kdebs/*.deb
