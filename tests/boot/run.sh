@@ -305,6 +305,9 @@ chmod +x "$iroot/etc/initramfs-tools/scripts/init-premount/kreloc-test-dump"
 
 t_begin "${B}initramfs-tools" $((9 * ${#boot_kernels[@]}))
 for k in "${boot_kernels[@]}"; do
+	# No image from an earlier run (or a kernel install) may stand in
+	# for the one this run makes.
+	rm -f "$iroot/boot/initrd.img-$k" "$iroot/boot/initrd.img-$k.dpkg-bak"
 	t_ok "$k: update-initramfs -u succeeds" \
 		in_root "$iroot" update-initramfs -u -k "$k" >"$work/update-initramfs-$k.log" 2>&1
 	un="$iroot/tmp/unpacked-$k"
@@ -495,7 +498,7 @@ if [ "$flavour" = bookworm ]; then
 	cp "$here/dracut-test-setup.sh" "$droot/usr/lib/dracut/modules.d/99kreloctest/module-setup.sh"
 	cp "$here/dump-premount.sh" "$droot/usr/lib/dracut/modules.d/99kreloctest/kreloc-test-dump.sh"
 	chmod +x "$droot/usr/lib/dracut/modules.d/99kreloctest/"*.sh
-	rm -f "$droot/etc/modprobe.d/kreloc.conf"
+	rm -f "$droot/etc/modprobe.d/kreloc.conf" "$droot/boot/kreloc-dracut.img"
 	t_ok "dracut -m 'base udev-rules rootfs-block kreloc kreloctest' --kver $k succeeds" \
 		in_root "$droot" dracut -f --no-hostonly --kver "$k" \
 		-m "base udev-rules rootfs-block kreloc kreloctest" \
