@@ -87,14 +87,26 @@ clean_after_fail() {
 # next_load_ok: an ordinary module still loads and unloads.
 next_load_ok() { modprobe dummy && rmmod dummy; }
 
-kmemleak_scan() {	# prints the number of reported objects
+# kmemleak_scan: prints the number of reported objects, those of the one
+# known 6.1 kernel leak aside (rig/console-known.sh: sysfs_slab_add() under
+# kobject_init_and_add(), not kreloc's; the host leaves its console report
+# out the same way).
+kmemleak_scan() {
 	echo scan > $D/kmemleak
 	echo scan > $D/kmemleak
 	cat $D/kmemleak > /tmp/kmemleak
 	if [ -s /tmp/kmemleak ]; then
 		cat /tmp/kmemleak > /dev/console
 	fi
-	grep -c '^unreferenced object' /tmp/kmemleak
+	awk 'function flush() {
+		if (blk != "" && !(blk ~ /sysfs_slab_add/ && blk ~ /kobject_init_and_add/))
+			n++
+		blk = ""
+	}
+	/^unreferenced object/ { flush(); blk = $0; next }
+	blk != "" && /^ / { blk = blk "\n" $0; next }
+	{ flush() }
+	END { flush(); print n + 0 }' /tmp/kmemleak
 }
 
 # --- module churn -------------------------------------------------------------
