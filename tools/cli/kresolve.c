@@ -32,11 +32,47 @@ int kres_rank(char type, const char *name, int abi_v1)
 	return 4;
 }
 
+/*
+ * Names a System.map or vmlinux has but kallsyms never lists, so no running
+ * kernel names an address by them (the lists of scripts/kallsyms.c): ppc64
+ * linker stubs ("0000006d.plt_branch.memblock_alloc_try_nid" answered an
+ * address in the ppc64le map that kallsyms gives to the function before
+ * it), arm/arm64 thunks and veneers, CFI type ids.  Nor does it list
+ * names starting with ".L", which scripts/mksysmap takes for local labels:
+ * on ppc64 ABIv1 that includes the code of LZ4_* (".LZ4_decompress_safe"),
+ * so a vmlinux named addresses that the System.map and the kernel give to
+ * the function before.
+ */
+static int kallsyms_omits(const char *name)
+{
+	static const char *const exact[] = { "_SDA_BASE_", "_SDA2_BASE_" };
+	static const char *const prefix[] = { ".L", "__efistub_", "__kvm_nvhe_$", "__kvm_nvhe_.L",
+		"__AArch64ADRPThunk_", "__ARMV5PILongThunk_", "__ARMV7PILongThunk_",
+		"__ThumbV7PILongThunk_", "__LA25Thunk_", "__microLA25Thunk_", "__kcfi_typeid_" };
+	static const char *const suffix[] = { "_from_arm", "_from_thumb", "_veneer" };
+	static const char *const inside[] = { ".long_branch.", ".plt_branch." };
+	size_t i, n = strlen(name);
+
+	for (i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
+		if (!strcmp(name, exact[i]))
+			return 1;
+	for (i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
+		if (!strncmp(name, prefix[i], strlen(prefix[i])))
+			return 1;
+	for (i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++)
+		if (n >= strlen(suffix[i]) && !strcmp(name + n - strlen(suffix[i]), suffix[i]))
+			return 1;
+	for (i = 0; i < sizeof(inside) / sizeof(inside[0]); i++)
+		if (strstr(name, inside[i]))
+			return 1;
+	return 0;
+}
+
 /* Symbols kept for nearest-symbol lookup: anything relocated with the image. */
 static int keep_core(const struct sysmap_sym *s)
 {
 	return !s->module && s->type != 'A' && s->type != 'a' && s->type != 'U' &&
-	       s->type != 'N' && s->type != 'n' && s->type != '?';
+	       s->type != 'N' && s->type != 'n' && s->type != '?' && !kallsyms_omits(s->name);
 }
 
 struct sortent {
