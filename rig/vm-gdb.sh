@@ -139,13 +139,20 @@ log "guest ready after $(( $(date +%s) - t0 ))s"
 	readelf -sW "$VMLINUX" | awk '$4 == "FUNC" {print "-", $8, $3}'
 	find "$work/stage" -name '*.ko' | while read -r ko; do
 		m=$(basename "$ko" .ko)
-		readelf -sW "$ko" | awk -v m="[${m//-/_}]" '$4 == "FUNC" {print m, $8, $3}'
+		readelf -sW "$ko" | awk -v m="[${m//-/_}]" '$4 == "FUNC" || $4 == "OBJECT" {print m, $8, $3}'
 	done
 } | awk '{k = $1 " " $2; n[k]++; size[k] = $3} END {for (k in n) if (n[k] == 1) print k, size[k]}' \
 	> "$work/sizes"
 : > "$work/addrs"
 while read -r a next type name mod; do
 	off=0
+	# A module's data object of size 0 (a lockdep key without lockdep,
+	# __key.4 in kreloc) is a name kallsyms gives and gdb, which names an
+	# object only inside its size, never does: not a sample.
+	if [[ $type != [tT] ]] && [ -n "${mod:-}" ] &&
+	   [ "$(awk -v k="$mod $name" '$1 " " $2 == k {print $3}' "$work/sizes")" = 0 ]; then
+		continue
+	fi
 	if [[ $type == [tT] ]]; then
 		span=$(( 0x$next - 0x$a ))
 		size=$(awk -v k="${mod:--} $name" '$1 " " $2 == k {print $3}' "$work/sizes")
@@ -252,8 +259,11 @@ read -r spin_lo spin_hi < <(awk '$1 == "SPIN" {print $2, $3; exit}' "$work/out")
 	else
 		echo "not ok 1 without kreloc the breakpoint on kreloc_busy_spin does not hit (hits ${hits_naive:-?}, $(( n1 - n0 )) calls)"
 	fi
-	if [ "${naive_n:-0}" -eq 200 ] && [ "$naive_ok" -lt 200 ]; then
-		echo "ok 2 without kreloc info symbol names $naive_ok of 200 addresses as /proc/kallsyms"
+	# (a few of the 200 drawn may have been left out above: size-0 objects)
+	nsamp=$(wc -l < "$work/addrs")
+	[ "$nsamp" -ge 190 ] || nsamp=200
+	if [ "${naive_n:-0}" -eq "$nsamp" ] && [ "$naive_ok" -lt "$nsamp" ]; then
+		echo "ok 2 without kreloc info symbol names $naive_ok of $nsamp addresses as /proc/kallsyms"
 	else
 		echo "not ok 2 without kreloc info symbol names ${naive_ok:-?} of ${naive_n:-?} addresses"
 	fi
@@ -264,8 +274,8 @@ read -r spin_lo spin_hi < <(awk '$1 == "SPIN" {print $2, $3; exit}' "$work/out")
 	else
 		echo "not ok 3 with kreloc gdb's script the breakpoint hits in kreloc_busy_spin (hits ${hits:-?}, pc ${pc:-?}, [$spin_lo, $spin_hi))"
 	fi
-	if [ "${total_n:-0}" -eq 200 ] && [ "$ok_n" -eq 200 ]; then
-		echo "ok 4 info symbol names all 200 addresses (core, modules, the unloaded dummy) as /proc/kallsyms"
+	if [ "${total_n:-0}" -eq "$nsamp" ] && [ "$ok_n" -eq "$nsamp" ]; then
+		echo "ok 4 info symbol names all $nsamp addresses (core, modules, the unloaded dummy) as /proc/kallsyms"
 	else
 		echo "not ok 4 info symbol names ${ok_n:-?} of ${total_n:-?} addresses as /proc/kallsyms"
 	fi
