@@ -112,7 +112,7 @@ boot() {
 	printf '#!/bin/sh\nexec sh ./vm-debug-guest.sh %s\n' "$m" > "$stage/kreloc/job"
 	chmod +x "$stage/kreloc/job"
 	t0=$(date +%s)
-	KRELOC_VM_TIMEOUT=${KRELOC_VM_TIMEOUT:-1500} "$top/rig/run-vm.sh" "$envf" "$stage" \
+	KRELOC_VM_INIT_TIMEOUT=${KRELOC_VM_INIT_TIMEOUT:-900} KRELOC_VM_TIMEOUT=${KRELOC_VM_TIMEOUT:-1500} "$top/rig/run-vm.sh" "$envf" "$stage" \
 		"$work/console-$m.log" "$append" "$work/output-$m.log" || vmrc=$?
 	log "debug kernel: $m took $(( $(date +%s) - t0 ))s"
 	# Known kernel bugs that are not kreloc's (rig/console-known.sh) aside.
@@ -139,7 +139,7 @@ controls() {
 	printf '#!/bin/sh\nexec sh ./vm-debug-guest.sh %s\n' "$m" > "$stage/kreloc/job"
 	chmod +x "$stage/kreloc/job"
 	t0=$(date +%s)
-	KRELOC_VM_TIMEOUT=${KRELOC_VM_TIMEOUT:-1500} "$top/rig/run-vm.sh" "$envf" "$stage" \
+	KRELOC_VM_INIT_TIMEOUT=${KRELOC_VM_INIT_TIMEOUT:-900} KRELOC_VM_TIMEOUT=${KRELOC_VM_TIMEOUT:-1500} "$top/rig/run-vm.sh" "$envf" "$stage" \
 		"$work/console-$m.log" "" "$work/output-$m.log" || vmrc=$?
 	log "debug kernel: $m took $(( $(date +%s) - t0 ))s"
 	# The console is full of reports on purpose: the guest's tests only.

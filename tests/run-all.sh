@@ -112,7 +112,7 @@ run_tools() {
 
 # The rig's log checkers and its job pool, on the host.
 run_rig() {
-	{ "$top/tests/rig/run.sh"; "$top/tests/rig/test_jobs.sh"; } > "$run/rig.out" 2>&1
+	{ "$top/tests/rig/run.sh"; "$top/tests/rig/test_jobs.sh"; "$top/tests/rig/test_runvm.sh"; } > "$run/rig.out" 2>&1
 	KRELOC_TAG=host "$top/rig/ktap.sh" "$run/rig.out" /dev/null "$RESULTS"
 }
 

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test_runvm.sh: rig/run-vm.sh's handling of a boot that never reaches the
+# rig's /init, on a fake QEMU, as one KTAP block.  A kernel that dies or
+# hangs before /init ran nothing of kreloc's and is booted once more; one
+# that hangs after /init ran is a failure, never retried.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+W=$(mktemp -d "${TMPDIR:-/tmp}/kreloc-runvm.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+mkdir -p "$W/cache/tmp" "$W/userland" "$W/stage/kreloc"
+: > "$W/userland/busybox"
+: > "$W/kernel"
+
+# The fake QEMU plays the next word of $W/plan on each boot, writing the
+# console to the first -serial file.
+cat > "$W/fake-qemu" <<'FAKE'
+#!/usr/bin/env bash
+con=""
+while [ $# -gt 0 ]; do
+	if [ "$1" = -serial ] && [ -z "$con" ]; then con=${2#file:}; fi
+	shift
+done
+n=$(($(cat "$FAKE_DIR/boots" 2>/dev/null || echo 0) + 1))
+echo "$n" > "$FAKE_DIR/boots"
+what=$(cut -d' ' -f"$n" "$FAKE_DIR/plan")
+echo "Probing EDD (edd=off to disable)... ok" > "$con"
+case "$what" in
+hang) exec sleep 100 ;;
+panic) echo "Kernel panic - not syncing: Fatal exception" >> "$con" ;;
+ok) printf 'KRELOC-VM: booted 7.3.4 x86_64\nKRELOC-VM: job done rc=0\n' >> "$con" ;;
+late) echo "KRELOC-VM: booted 7.3.4 x86_64" >> "$con"; exec sleep 100 ;;
+esac
+exit 0
+FAKE
+chmod +x "$W/fake-qemu"
+cat > "$W/env" <<ENV
+KVER=fake
+QEMU_BIN=$W/fake-qemu
+QEMU_ARGS=""
+KIMAGE=$W/kernel
+CONSOLE=ttyS0
+USERLAND=$W/userland
+ENV
+
+# boot PLAN: run run-vm.sh; sets rc, boots and the console in $W/log.
+boot() {
+	echo "$1" > "$W/plan"
+	rm -f "$W/boots" "$W/log" "$W/log.died-before-init"
+	FAKE_DIR=$W KRELOC_CACHE=$W/cache KRELOC_VM_INIT_TIMEOUT=2 \
+		"$top/rig/run-vm.sh" --timeout 6 "$W/env" "$W/stage" "$W/log" \
+		> "$W/out" 2>&1
+	rc=$?
+	boots=$(cat "$W/boots" 2>/dev/null || echo 0)
+}
+
+n=0
+t() {
+	local desc="$1"
+	shift
+	n=$((n + 1))
+	if "$@"; then echo "ok $n $desc"; else echo "not ok $n $desc"; sed 's/^/# /' "$W/out"; fi
+}
+echo "KRELOC-TEST-BEGIN run-vm"
+echo "TAP version 13"
+echo "1..5"
+boot "ok"
+t "a boot that runs the job: exit 0, one boot (rc $rc, $boots boots)" \
+	test "$rc.$boots" = 0.1
+boot "hang ok"
+t "silent before /init, then fine: booted once more, exit 0, first console kept (rc $rc, $boots boots)" \
+	sh -c 'test "$1" = 0.2 && grep -q "Probing EDD" "$2.died-before-init"' sh "$rc.$boots" "$W/log"
+boot "hang hang"
+t "silent before /init twice: exit 1, TIMEOUT on the console (rc $rc, $boots boots)" \
+	sh -c 'test "$1" = 1.2 && grep -q "KRELOC-VM: TIMEOUT" "$2"' sh "$rc.$boots" "$W/log"
+boot "panic ok"
+t "a panic before /init, then fine: booted once more, exit 0 (rc $rc, $boots boots)" \
+	test "$rc.$boots" = 0.2
+boot "late ok"
+t "a hang after /init ran is never retried: exit 1, TIMEOUT (rc $rc, $boots boots)" \
+	sh -c 'test "$1" = 1.1 && grep -q "KRELOC-VM: TIMEOUT" "$2"' sh "$rc.$boots" "$W/log"
+echo "KRELOC-TEST-END run-vm rc=0"
