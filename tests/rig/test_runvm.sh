@@ -31,6 +31,12 @@ hang) exec sleep 100 ;;
 panic) echo "Kernel panic - not syncing: Fatal exception" >> "$con" ;;
 ok) printf 'KRELOC-VM: booted 7.3.4 x86_64\nKRELOC-VM: job done rc=0\n' >> "$con" ;;
 late) echo "KRELOC-VM: booted 7.3.4 x86_64" >> "$con"; exec sleep 100 ;;
+early-oops)
+	printf '[    2.34] Oops: int3: 0000 [#1] SMP NOPTI\r\n[    2.35] CPU: 1 UID: 0 PID: 1 Comm: swapper/0 Not tainted 7.3.4+deb13-amd64 #1\r\n' >> "$con"
+	printf '[    2.37] CPU: 0 UID: 0 PID: 29 Comm: kworker/u8:1 Tainted: G      D      7.3.4+deb13-amd64 #1\r\n[    2.38] Kernel panic - not syncing: Fatal exception\r\n' >> "$con" ;;
+kreloc-oops)
+	printf '[    3.10] BUG: kernel NULL pointer dereference, address: 0000000000000000\r\n[    3.11] CPU: 0 UID: 0 PID: 97 Comm: modprobe Tainted: G           O       7.3.4+deb13-amd64 #1\r\n' >> "$con"
+	printf '[    3.12] Kernel panic - not syncing: Fatal exception\r\n' >> "$con" ;;
 esac
 exit 0
 FAKE
@@ -44,12 +50,14 @@ CONSOLE=ttyS0
 USERLAND=$W/userland
 ENV
 
-# boot PLAN: run run-vm.sh; sets rc, boots and the console in $W/log.
+# boot PLAN [OPTION...]: run run-vm.sh; sets rc, boots and the console in
+# $W/log.
 boot() {
 	echo "$1" > "$W/plan"
+	shift
 	rm -f "$W/boots" "$W/log" "$W/log.died-before-init"
 	FAKE_DIR=$W KRELOC_CACHE=$W/cache KRELOC_VM_INIT_TIMEOUT=2 \
-		"$top/rig/run-vm.sh" --timeout 6 "$W/env" "$W/stage" "$W/log" \
+		"$top/rig/run-vm.sh" --timeout 6 "$@" "$W/env" "$W/stage" "$W/log" \
 		> "$W/out" 2>&1
 	rc=$?
 	boots=$(cat "$W/boots" 2>/dev/null || echo 0)
@@ -64,7 +72,7 @@ t() {
 }
 echo "KRELOC-TEST-BEGIN run-vm"
 echo "TAP version 13"
-echo "1..5"
+echo "1..7"
 boot "ok"
 t "a boot that runs the job: exit 0, one boot (rc $rc, $boots boots)" \
 	test "$rc.$boots" = 0.1
@@ -80,4 +88,13 @@ t "a panic before /init, then fine: booted once more, exit 0 (rc $rc, $boots boo
 boot "late ok"
 t "a hang after /init ran is never retried: exit 1, TIMEOUT (rc $rc, $boots boots)" \
 	sh -c 'test "$1" = 1.1 && grep -q "KRELOC-VM: TIMEOUT" "$2"' sh "$rc.$boots" "$W/log"
+# A distribution's initramfs (--initrd) has no /init mark: kreloc's taint
+# tells whether it had loaded.
+: > "$W/initrd"
+boot "early-oops ok" --initrd "$W/initrd"
+t "--initrd: a panic whose first report says 'Not tainted': booted once more, exit 0 (rc $rc, $boots boots)" \
+	test "$rc.$boots" = 0.2
+boot "kreloc-oops ok" --initrd "$W/initrd"
+t "--initrd: a panic in a kernel kreloc tainted (O) is never retried: exit 1 (rc $rc, $boots boots)" \
+	test "$rc.$boots" = 1.1
 echo "KRELOC-TEST-END run-vm rc=0"
