@@ -59,6 +59,7 @@ mkdir -p "$CACHE/kbuild"
 
 if [ -s "$kept/kreloc.ko" ]; then
 	rm -rf "$outdir"
+	mkdir -p "$(dirname "$outdir")"
 	cp -a "$kept" "$outdir"
 	touch "$kept"
 	echo "kreloc: kept build of $KVER ($*)" >> "$outdir/build.log"

@@ -30,7 +30,7 @@
 #                   adds the debug-kernel stages (rig/vm-debug.sh, and gdb
 #                   on it); it is not in the default: in a cold run it
 #                   took 37 minutes of one lane (kernel build 16, five
-#                   boots 17), about 21 minutes of wall time.
+#                   boots 17), about 20 minutes of wall time.
 #   KRELOC_JOBS     jobs run at once (default 2: one per core)
 #   KRELOC_CACHE    download/build cache (default ~/.cache/kreloc)
 #   KRELOC_KEEP_RUN keep this run's job files ($KRELOC_CACHE/tmp/check.PID)
