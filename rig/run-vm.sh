@@ -151,7 +151,8 @@ died_early() {
 			grep -c 'Not tainted' > /dev/null
 	fi
 }
-if { [ -n "$root" ] && [ $hung -eq 1 ] && ! grep -q 'KRELOC-VM: booted' "$logf"; } || died_early; then
+# (hung=1 already means our initramfs and no /init.)
+if [ $hung -eq 1 ] || died_early; then
 	mv "$logf" "$logf.died-before-init"
 	if [ $hung -eq 1 ]; then
 		log "the kernel did not reach /init in ${init_s}s (see $logf.died-before-init): booting once more"
