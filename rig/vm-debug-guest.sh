@@ -3,10 +3,10 @@
 #
 # vm-debug-guest.sh MODE: the job rig/vm-debug.sh runs inside the debug
 # kernel (busybox sh).  MODE is stress, faults, lockdown or controls; the
-# numbers come from ./params (CYCLES, FORCED,
-# FAULT_LOADS, FAULT_CHURN, PROBS, NTH_CAP, EI_EXPECTED).  Each part is one
-# KTAP block; "KRELOC-OFFSET 0x..." tells the host the KASLR offset for its
-# check of kreloc's dmesg lines; "KRELOC-COUNT name n" lines are counts.
+# numbers come from ./params (CYCLES, FORCED, FAULT_LOADS, FAULT_CHURN,
+# PROBS, NTH_CAP, NTH_CAP_OUT, EI_EXPECTED).  Each part is one KTAP block;
+# "KRELOC-OFFSET 0x..." tells the host the KASLR offset for its check of
+# kreloc's dmesg lines; "KRELOC-COUNT name n" lines are counts.
 #
 # Ground truth is the kernel's: the System.map of its build (the kernel
 # runs the image linked with it, moved by one KASLR delta), /proc/kallsyms
@@ -312,7 +312,11 @@ faults_load() {	# faults_load failslab|fail_page_alloc
 # Stacks (verbose=2) name the kreloc function that saw the failure
 # (reliable frames only: a "? name" line is stale stack contents); a
 # failure at a __GFP_NOWARN site is not logged ("?": it leaves the walk's
-# state as it was).  NTH_CAP=1 (make soak) fails every N.
+# state as it was).  Below the first logged failure whose stack has no
+# do_init_module lie the loader's sites before kreloc's ->init (about
+# three quarters of all): a failure there frees a kreloc that never ran,
+# so that stretch is walked with NTH_CAP_OUT instead.  NTH_CAP=1 and
+# NTH_CAP_OUT=1 (make soak) fail every N.
 nth_load() {	# nth_load N: one load with the Nth site failing, checked; sets site, calls
 	dmesg -c > /dev/null
 	out=$(./kreloc_stress load -n "$1" $KO)
@@ -341,6 +345,10 @@ nth_load() {	# nth_load N: one load with the Nth site failing, checked; sets sit
 		site=$(sed -n '/FAULT_INJECTION: forcing a failure/,$p' /tmp/nth.log |
 			grep -E '^ [a-z_0-9.]+[+]0x[0-9a-f]+/0x[0-9a-f]+ [[]kreloc[]]' | head -1 |
 			sed 's/^ //; s/+.*//')
+		# Below the first failure outside kreloc's code whose stack
+		# has no do_init_module, the loader fails before ->init runs.
+		[ -n "$site" ] || sed -n '/FAULT_INJECTION: forcing a failure/,$p' /tmp/nth.log |
+			grep -qE '^ (do_init_module|do_one_initcall)[+]' || preinit=1
 		if [ -n "$site" ]; then
 			inkreloc=$((inkreloc + 1))
 			grep -qx "$site" /tmp/sites || { echo "$site" >> /tmp/sites; new=1; }
@@ -393,18 +401,21 @@ faults_nth() {
 	total=${calls:-0}
 	# nn, not n: info_ok (run by nth_load) counts sections in n
 	diag "fail-nth: a load passes $total fault-injection sites"
-	nn=$total step=1 cls=0 kmin='' kmax=''
+	nn=$total step=1 cls=0 kmin='' kmax='' preinit=0 npre=0
 	while [ "$nn" -ge 1 ]; do
 		pcls=$cls new=0
 		nth_sample $nn
+		[ "$preinit" = 0 ] || npre=$((npre + 1))
+		scap=$NTH_CAP
+		[ "$preinit" = 0 ] || scap=$NTH_CAP_OUT
 		if [ $new = 1 ] || [ "$cls" != "$pcls" ]; then
 			step=1
-		elif [ $((step * 2)) -le "$NTH_CAP" ]; then
+		elif [ $((step * 2)) -le "$scap" ]; then
 			step=$((step * 2))
-		elif [ "$step" -eq "$NTH_CAP" ] && [ "$NTH_CAP" -gt 2 ]; then
-			step=$((NTH_CAP - 1))
+		elif [ "$step" -eq "$scap" ] && [ "$scap" -gt 2 ]; then
+			step=$((scap - 1))
 		else
-			step=$NTH_CAP
+			step=$scap
 		fi
 		nn=$((nn - step))
 	done
@@ -419,6 +430,7 @@ faults_nth() {
 	diag "fail-nth: the load passes $total sites ($again on a second load); kreloc's code failed between N=${kmin:-?} and N=${kmax:-?}"
 	diag "fail-nth: $loads loads, $inj failures injected ($unlogged not logged: __GFP_NOWARN), $inkreloc in kreloc's code, $loaded loaded anyway"
 	diag "kreloc functions that saw a failure: $sites"
+	diag "fail-nth: $npre of the loads failed the loader before kreloc's ->init (step up to $NTH_CAP_OUT there)"
 	[ "$total" -gt 1 ] && [ -n "$again" ] && [ "$again" -gt 1 ]
 	t $? "fail-nth counts the sites a load passes ($total, then $again), and N beyond them injects nothing"
 	[ $inkreloc -gt 0 ]

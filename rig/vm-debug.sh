@@ -26,7 +26,8 @@
 # faulted loads (make soak).
 #
 #   KRELOC_DEBUG_CYCLES, KRELOC_DEBUG_FAULT_LOADS, KRELOC_DEBUG_NTH_CAP
-#   (the fail-nth walk's largest step; 1 fails every N of kreloc's init)
+#   (the fail-nth walk's largest step in kreloc's code, 4; outside it 32;
+#   soak: 1 and 1, every N)
 #   override the counts; KRELOC_DEBUG_MODES picks boots (default: "suite
 #   stress faults lockdown controls").
 set -euo pipefail
@@ -44,9 +45,9 @@ envf="$CACHE/tmp/debug.env.$$"
 # environment, scripts/Makefile.lib).
 export UBSAN_SANITIZE=y
 if [ "$mode" = soak ]; then
-	cycles=${KRELOC_DEBUG_CYCLES:-1000} loads=${KRELOC_DEBUG_FAULT_LOADS:-20} fchurn=30 nthcap=${KRELOC_DEBUG_NTH_CAP:-1}
+	cycles=${KRELOC_DEBUG_CYCLES:-1000} loads=${KRELOC_DEBUG_FAULT_LOADS:-20} fchurn=30 nthcap=${KRELOC_DEBUG_NTH_CAP:-1} nthout=1
 else
-	cycles=${KRELOC_DEBUG_CYCLES:-200} loads=${KRELOC_DEBUG_FAULT_LOADS:-4} fchurn=12 nthcap=${KRELOC_DEBUG_NTH_CAP:-4}
+	cycles=${KRELOC_DEBUG_CYCLES:-200} loads=${KRELOC_DEBUG_FAULT_LOADS:-4} fchurn=12 nthcap=${KRELOC_DEBUG_NTH_CAP:-4} nthout=32
 fi
 work="$CACHE/run/debugk-$KVER"
 rm -rf "$work"
@@ -102,6 +103,7 @@ FAULT_LOADS=$loads
 FAULT_CHURN=$fchurn
 PROBS="1 4 25 100"
 NTH_CAP=$nthcap
+NTH_CAP_OUT=$nthout
 EI_EXPECTED=$ei
 EOT
 
