@@ -29,8 +29,8 @@
 #                   amd64-6.1 and amd64-6.12, trixie's with amd64-7.  "debug"
 #                   adds the debug-kernel stages (rig/vm-debug.sh, and gdb
 #                   on it); it is not in the default: in a cold run it
-#                   took 37 minutes of one lane (kernel build 16, five
-#                   boots 17), about 20 minutes of wall time.
+#                   took 29 minutes of one lane (kernel build 14, five
+#                   boots 11), and the run 65 minutes instead of 45.
 #   KRELOC_JOBS     jobs run at once (default 2: one per core)
 #   KRELOC_CACHE    download/build cache (default ~/.cache/kreloc)
 #   KRELOC_KEEP_RUN keep this run's job files ($KRELOC_CACHE/tmp/check.PID)
