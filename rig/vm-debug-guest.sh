@@ -312,11 +312,11 @@ faults_load() {	# faults_load failslab|fail_page_alloc
 # Stacks (verbose=2) name the kreloc function that saw the failure
 # (reliable frames only: a "? name" line is stale stack contents); a
 # failure at a __GFP_NOWARN site is not logged ("?": it leaves the walk's
-# state as it was).  Below the first logged failure whose stack has no
-# do_init_module lie the loader's sites before kreloc's ->init (about
-# three quarters of all): a failure there frees a kreloc that never ran,
-# so that stretch is walked with NTH_CAP_OUT instead.  NTH_CAP=1 and
-# NTH_CAP_OUT=1 (make soak) fail every N.
+# state as it was).  Below the first logged failure outside kreloc's code
+# whose stack has no do_init_module lie the loader's sites before kreloc's
+# ->init (about three quarters of all): a failure there frees a kreloc
+# that never ran, so that stretch is walked with NTH_CAP_OUT instead.
+# NTH_CAP=1 and NTH_CAP_OUT=1 (make soak) fail every N.
 nth_load() {	# nth_load N: one load with the Nth site failing, checked; sets site, calls
 	dmesg -c > /dev/null
 	out=$(./kreloc_stress load -n "$1" $KO)
@@ -341,19 +341,18 @@ nth_load() {	# nth_load N: one load with the Nth site failing, checked; sets sit
 	*) diag "fail-nth $1: kreloc_stress said '$out'"; bad=$((bad + 1)); return 1 ;;
 	esac
 	inj=$((inj + 1))
-	if grep -q 'FAULT_INJECTION: forcing a failure' /tmp/nth.log; then
-		site=$(sed -n '/FAULT_INJECTION: forcing a failure/,$p' /tmp/nth.log |
-			grep -E '^ [a-z_0-9.]+[+]0x[0-9a-f]+/0x[0-9a-f]+ [[]kreloc[]]' | head -1 |
-			sed 's/^ //; s/+.*//')
-		# Below the first failure outside kreloc's code whose stack
-		# has no do_init_module, the loader fails before ->init runs.
-		[ -n "$site" ] || sed -n '/FAULT_INJECTION: forcing a failure/,$p' /tmp/nth.log |
-			grep -qE '^ (do_init_module|do_one_initcall)[+]' || preinit=1
+	# the failure's report and stack, if it was logged
+	sed -n '/FAULT_INJECTION: forcing a failure/,$p' /tmp/nth.log > /tmp/nth.stack
+	if [ -s /tmp/nth.stack ]; then
+		site=$(grep -E '^ [a-z_0-9.]+[+]0x[0-9a-f]+/0x[0-9a-f]+ [[]kreloc[]]' /tmp/nth.stack |
+			head -1 | sed 's/^ //; s/+.*//')
 		if [ -n "$site" ]; then
 			inkreloc=$((inkreloc + 1))
 			grep -qx "$site" /tmp/sites || { echo "$site" >> /tmp/sites; new=1; }
 		else
 			site=-
+			# no do_init_module: the loader failed before ->init ran
+			grep -qE '^ (do_init_module|do_one_initcall)[+]' /tmp/nth.stack || preinit=1
 		fi
 	else
 		site='?' unlogged=$((unlogged + 1))
@@ -405,9 +404,10 @@ faults_nth() {
 	while [ "$nn" -ge 1 ]; do
 		pcls=$cls new=0
 		nth_sample $nn
-		[ "$preinit" = 0 ] || npre=$((npre + 1))
 		scap=$NTH_CAP
-		[ "$preinit" = 0 ] || scap=$NTH_CAP_OUT
+		if [ "$preinit" = 1 ]; then
+			scap=$NTH_CAP_OUT npre=$((npre + 1))
+		fi
 		if [ $new = 1 ] || [ "$cls" != "$pcls" ]; then
 			step=1
 		elif [ $((step * 2)) -le "$scap" ]; then

@@ -26,7 +26,7 @@
 # faulted loads (make soak).
 #
 #   KRELOC_DEBUG_CYCLES, KRELOC_DEBUG_FAULT_LOADS, KRELOC_DEBUG_NTH_CAP
-#   (the fail-nth walk's largest step in kreloc's code, 4; outside it 32;
+#   (the fail-nth walk's largest step, 4; below kreloc's ->init it is 32;
 #   soak: 1 and 1, every N)
 #   override the counts; KRELOC_DEBUG_MODES picks boots (default: "suite
 #   stress faults lockdown controls").

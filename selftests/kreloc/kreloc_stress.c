@@ -74,7 +74,7 @@ static void violation(const char *what, const char *detail, int err)
 
 /*
  * pace: sleep PACE_RATIO times the CPU time this process used since the
- * last call, so that a reader or the fuzzer keeps at most a quarter of a
+ * last call, so that a reader or the fuzzer keeps at most an eighth of a
  * CPU.  Unpaced (a fixed 20 ms nap) the two tripled the time of a churn
  * cycle on the debug kernel under TCG (1.5 s, 0.5 s without them) and kept
  * a second host core busy: they must race the churn, not starve it.
