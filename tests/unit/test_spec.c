@@ -45,6 +45,7 @@ static void test_parse_bad(void)
 	struct kreloc_spec s;
 	const char *why;
 	char longname[KRELOC_SPEC_NAME_MAX + 1], longmod[KRELOC_SPEC_MOD_MAX + 8];
+	static char toolong[KRELOC_SPEC_MAX];
 	size_t i;
 
 	for (i = 0; i < UNIT_ARRAY_SIZE(bad); i++) {
@@ -64,7 +65,10 @@ static void test_parse_bad(void)
 	memset(longmod, 'm', sizeof(longmod));
 	strcpy(longmod + KRELOC_SPEC_MOD_MAX, ":x");
 	CHECK_INT(parse(longmod, &s, &why), -EINVAL);
-	CHECK_INT(kreloc_spec_parse("x", KRELOC_SPEC_MAX, &s, &why), -EINVAL);
+	/* KRELOC_SPEC_MAX bytes, each of them valid, are one too many. */
+	memset(toolong, 'x', sizeof(toolong));
+	CHECK_INT(kreloc_spec_parse(toolong, sizeof(toolong), &s, &why), -EINVAL);
+	CHECK_STR(why, "spec too long");
 }
 
 /* A fake kallsyms: ELFv1 has ".f" code and "f" descriptors; _text has no twin. */
