@@ -95,6 +95,11 @@ unsigned long kreloc_kprobe_lookup_name(const char *name, unsigned int offset)
 
 	if (!name)
 		return 0;
+	/* A bare name with no dot twin to try first: looked up as it is. */
+	if (!kreloc_arch_dot_symbols() && kreloc_spec_plain(name)) {
+		addr = kreloc_ksym_lookup(name);
+		return addr ? kreloc_arch_probe_entry(addr, offset) : 0;
+	}
 	w = kreloc_zalloc(sizeof(*w));
 	if (!w)
 		return 0;

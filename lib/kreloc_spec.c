@@ -121,6 +121,16 @@ int kreloc_spec_parse(const char *buf, size_t len, struct kreloc_spec *spec,
 	return 0;
 }
 
+bool kreloc_spec_plain(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name[i]; i++)
+		if (i >= KRELOC_SPEC_NAME_MAX - 1 || !sym_char(name[i]))
+			return false;
+	return i && !(i == 1 && name[0] == '.');
+}
+
 static void join(char *out, const char *mod, const char *dot, const char *name)
 {
 	size_t n = 0, l;

@@ -51,6 +51,18 @@ int kreloc_spec_parse(const char *buf, size_t len, struct kreloc_spec *spec,
 		      const char **why);
 
 /**
+ * kreloc_spec_plain() - is @name a bare symbol name
+ * @name:	NUL-terminated
+ *
+ * True exactly when kreloc_spec_parse() of all of @name succeeds with no
+ * module scope, no offset and the name unchanged: the common case of
+ * kprobe_lookup_name(), which a caller can then look up as it is.
+ *
+ * Return: true or false.
+ */
+bool kreloc_spec_plain(const char *name);
+
+/**
  * kreloc_spec_candidates() - the names to look up, in order
  * @spec:	a parsed spec
  * @dot_first:	ppc64 ELFv1: code symbols are ".name", "name" is a descriptor

@@ -139,10 +139,61 @@ static void test_dot_first(void)
 	CHECK_U64(resolve("kernel_clone", false), 0xc000000001800000UL);
 }
 
+/* What kreloc_spec_plain() must say: parse() takes all of s as a bare name. */
+static int plain_by_parse(const char *s)
+{
+	struct kreloc_spec spec;
+	const char *why;
+
+	return !parse(s, &spec, &why) && !spec.mod[0] && !strcmp(spec.name, s);
+}
+
+static void test_plain(void)
+{
+	static const char * const some[] = {
+		"schedule", ".schedule", "_text", "foo.cold$1", "a", "$", "0", "..",
+		"", ".", "mod:sym", "sym+0", "sym+0x10", "sym\n", "a b", ":", "+",
+	};
+	static const char alpha[] = "ab_.$:+\n x0-";
+	static char s[KRELOC_SPEC_MAX + 8];
+	unsigned int seed = 1, i, j, n, differ = 0, plain = 0;
+
+	for (i = 0; i < UNIT_ARRAY_SIZE(some); i++)
+		CHECK_INT(kreloc_spec_plain(some[i]), plain_by_parse(some[i]));
+	CHECK(kreloc_spec_plain("schedule"));
+	CHECK(!kreloc_spec_plain("bridge:br_dev_xmit"));
+	CHECK(!kreloc_spec_plain("schedule+0"));
+	CHECK(!kreloc_spec_plain("schedule\n"));
+	/* The longest name KSYM_NAME_LEN allows, and one byte more. */
+	memset(s, 'x', KRELOC_SPEC_NAME_MAX - 1);
+	s[KRELOC_SPEC_NAME_MAX - 1] = '\0';
+	CHECK(kreloc_spec_plain(s));
+	s[KRELOC_SPEC_NAME_MAX - 1] = 'x';
+	s[KRELOC_SPEC_NAME_MAX] = '\0';
+	CHECK(!kreloc_spec_plain(s));
+	/* Random strings, short and near the limit, over the bytes that matter. */
+	for (i = 0; i < 200000; i++) {
+		seed = seed * 1103515245 + 12345;
+		n = (seed >> 16) % 10 ? (seed >> 20) % 7 :
+		    KRELOC_SPEC_NAME_MAX - 3 + (seed >> 20) % 5;
+		for (j = 0; j < n; j++) {
+			seed = seed * 1103515245 + 12345;
+			s[j] = n > 8 && (seed >> 16) % 64 ? 'a' :
+			       alpha[(seed >> 16) % (sizeof(alpha) - 1)];
+		}
+		s[n] = '\0';
+		differ += kreloc_spec_plain(s) != plain_by_parse(s);
+		plain += kreloc_spec_plain(s);
+	}
+	CHECK_INT(differ, 0);
+	CHECK(plain > 1000);
+}
+
 static const struct unit_case cases[] = {
 	UNIT_CASE(test_parse_ok),
 	UNIT_CASE(test_parse_bad),
 	UNIT_CASE(test_dot_first),
+	UNIT_CASE(test_plain),
 };
 
 UNIT_MAIN(cases)
