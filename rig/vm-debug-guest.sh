@@ -190,15 +190,22 @@ stress() {
 	t $? "insmod kreloc.ko on the debug kernel"
 	info_ok
 	t $? "info and sections: STATUS=ok, offset = kallsyms _text - System.map _text ($offset)"
-	modprobe dummy; modprobe vfat; modprobe bridge
+	modprobe dummy; modprobe vfat; modprobe bridge; insmod kreloc_test_mod.ko
 	records_ok
 	t $? "every live record equals /sys/module/*/sections"
-	rmmod bridge stp llc vfat fat dummy
+	# The fuzzer samples names unique in kallsyms while every module of
+	# the churn is loaded: one a module shares with vmlinux is ambiguous
+	# whenever that module is loaded (ENOTUNIQ).
 	rm -f /tmp/stop
 	./kreloc_stress readers /tmp/stop > /tmp/readers.out 2>&1 &
 	rpid=$!
 	./kreloc_stress fuzz /tmp/stop > /tmp/fuzz.out 2>&1 &
 	fpid=$!
+	w=0
+	while ! grep -q 'sampled' /tmp/fuzz.out && [ $w -lt 600 ] && kill -0 $fpid 2>/dev/null; do
+		sleep 0.1; w=$((w + 1))
+	done
+	rmmod kreloc_test_mod bridge stp llc vfat fat dummy
 	churn "$CYCLES"
 	lockdep_on
 	t $? "lockdep is still on after the churn (no report turned it off)"

@@ -20,7 +20,9 @@
  * (CALLS of them: N minus what fail-nth still holds).
  *
  * readers: every read must succeed or fail with ENOENT (a record removed
- * under the reader).  fuzz: a unique core symbol must resolve to its
+ * under the reader).  fuzz: samples names unique in /proc/kallsyms (start
+ * it with the churn's modules loaded and wait for its "sampled" line); a
+ * unique core symbol must resolve to its
  * /proc/kallsyms address; an unknown one must give ENOENT; a malformed spec
  * EINVAL; and after any failed write the next read must not return an
  * earlier answer (ENODATA or a line "ERR ...").  Module-scoped specs may
@@ -171,7 +173,13 @@ static int by_name(const void *a, const void *b)
 	return strcmp((*(struct sym *const *)a)->name, (*(struct sym *const *)b)->name);
 }
 
-/* Functions whose name is unique in /proc/kallsyms, core and module, sampled evenly. */
+/*
+ * Functions whose name is unique in /proc/kallsyms, core and module, sampled
+ * evenly.  The caller loads every module the churn will load before this
+ * runs: a core name that one of them shares (bridge.ko has its own
+ * rht_key_get_hash.constprop.0, fat.ko its own delayed_free) is ambiguous
+ * while that module is loaded, and kreloc rightly answers ENOTUNIQ.
+ */
 static void load_syms(void)
 {
 	static struct sym *sorted[300000];
@@ -262,6 +270,9 @@ static int fuzz(const char *stop)
 		printf("# fuzz: cannot open lookup or read kallsyms\n");
 		return 1;
 	}
+	/* The caller waits for this line before it unloads the modules. */
+	printf("# fuzz: %d unique functions sampled\n", nsyms);
+	fflush(stdout);
 	used = cpu_ns();
 	while (!stopped(stop)) {
 		struct sym *s = &syms[rand_r(&seed) % nsyms];
