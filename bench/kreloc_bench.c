@@ -202,19 +202,34 @@ static long file_size(const char *path)
 
 #define LOADS 21
 
-/* Alternating loads in one boot: dummy, kreloc, kreloc stripped. */
+/*
+ * Alternating loads in one boot: dummy, kreloc, kreloc stripped, each
+ * unloaded before the next.  The order rotates from round to round, so
+ * that each comes first, second and third equally often: an unload's
+ * deferred work slows whatever load follows it.
+ */
 static void bench_load(const char *ko, const char *stripped, const char *dummy)
 {
 	static double d[LOADS], k[LOADS], s[LOADS], u[LOADS];
-	int i;
+	int i, j;
 
 	for (i = 0; i < LOADS; i++) {
-		d[i] = load_time(dummy, "dummy", "");
-		syscall(SYS_delete_module, "dummy", O_NONBLOCK);
-		k[i] = load_time(ko, "kreloc", "");
-		u[i] = unload_time("kreloc");
-		s[i] = load_time(stripped, "kreloc", "");
-		syscall(SYS_delete_module, "kreloc", O_NONBLOCK);
+		for (j = 0; j < 3; j++) {
+			switch ((i + j) % 3) {
+			case 0:
+				d[i] = load_time(dummy, "dummy", "");
+				syscall(SYS_delete_module, "dummy", O_NONBLOCK);
+				break;
+			case 1:
+				k[i] = load_time(ko, "kreloc", "");
+				u[i] = unload_time("kreloc");
+				break;
+			default:
+				s[i] = load_time(stripped, "kreloc", "");
+				syscall(SYS_delete_module, "kreloc", O_NONBLOCK);
+				break;
+			}
+		}
 	}
 	printf("BENCH module load, median of %d alternating loads: dummy %.2f ms; kreloc.ko (%ld bytes) %.2f ms, %.2fx dummy; stripped as DKMS installs it (%ld bytes) %.2f ms, %.2fx dummy\n",
 	       LOADS, median(d, LOADS) * 1e3, file_size(ko), median(k, LOADS) * 1e3,
