@@ -73,6 +73,23 @@ static unsigned long kreloc_resolve(struct kreloc_lookup_work *w)
 	return 0;
 }
 
+/* @name parsed as a spec without offset and resolved; 0 if not found. */
+static unsigned long kreloc_resolve_name(const char *name)
+{
+	struct kreloc_lookup_work *w;
+	unsigned long addr = 0;
+	const char *why;
+
+	w = kreloc_zalloc(sizeof(*w));
+	if (!w)
+		return 0;
+	if (!kreloc_spec_parse(name, strnlen(name, KRELOC_SPEC_MAX), &w->spec, &why) &&
+	    !w->spec.offset)
+		addr = kreloc_resolve(w);
+	kfree(w);
+	return addr;
+}
+
 /**
  * kreloc_kprobe_lookup_name() - kprobe_lookup_name() for modules
  * @name:	"sym", ".sym", "mod:sym" or "mod:.sym"
@@ -89,24 +106,15 @@ static unsigned long kreloc_resolve(struct kreloc_lookup_work *w)
  */
 unsigned long kreloc_kprobe_lookup_name(const char *name, unsigned int offset)
 {
-	struct kreloc_lookup_work *w;
-	unsigned long addr = 0;
-	const char *why;
+	unsigned long addr;
 
 	if (!name)
 		return 0;
 	/* A bare name with no dot twin to try first: looked up as it is. */
-	if (!kreloc_arch_dot_symbols() && kreloc_spec_plain(name)) {
+	if (!kreloc_arch_dot_symbols() && kreloc_spec_plain(name))
 		addr = kreloc_ksym_lookup(name);
-		return addr ? kreloc_arch_probe_entry(addr, offset) : 0;
-	}
-	w = kreloc_zalloc(sizeof(*w));
-	if (!w)
-		return 0;
-	if (!kreloc_spec_parse(name, strnlen(name, KRELOC_SPEC_MAX), &w->spec, &why) &&
-	    !w->spec.offset)
-		addr = kreloc_resolve(w);
-	kfree(w);
+	else
+		addr = kreloc_resolve_name(name);
 	return addr ? kreloc_arch_probe_entry(addr, offset) : 0;
 }
 EXPORT_SYMBOL_GPL(kreloc_kprobe_lookup_name);

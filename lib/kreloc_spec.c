@@ -60,11 +60,34 @@ static int parse_offset(const char *p, size_t n, u64 *val, const char **why)
 	return 0;
 }
 
+/* The symbol name of a spec, @n bytes at @name: 0, or -EINVAL and @why. */
+static int check_name(const char *name, size_t n, const char **why)
+{
+	size_t i;
+
+	if (!n || (n == 1 && name[0] == '.')) {
+		*why = "empty symbol name";
+		return -EINVAL;
+	}
+	if (n >= KRELOC_SPEC_NAME_MAX) {
+		*why = "symbol name longer than KSYM_NAME_LEN";
+		return -EINVAL;
+	}
+	for (i = 0; i < n; i++) {
+		if (!sym_char(name[i])) {
+			*why = "bad character in symbol name";
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int kreloc_spec_parse(const char *buf, size_t len, struct kreloc_spec *spec,
 		      const char **why)
 {
 	const char *colon, *plus, *name, *end;
 	size_t i, n;
+	int ret;
 
 	memset(spec, 0, sizeof(*spec));
 	if (len && buf[len - 1] == '\n')
@@ -101,20 +124,9 @@ int kreloc_spec_parse(const char *buf, size_t len, struct kreloc_spec *spec,
 	}
 	plus = memchr(name, '+', end - name);
 	n = (plus ? plus : end) - name;
-	if (!n || (n == 1 && name[0] == '.')) {
-		*why = "empty symbol name";
-		return -EINVAL;
-	}
-	if (n >= sizeof(spec->name)) {
-		*why = "symbol name longer than KSYM_NAME_LEN";
-		return -EINVAL;
-	}
-	for (i = 0; i < n; i++) {
-		if (!sym_char(name[i])) {
-			*why = "bad character in symbol name";
-			return -EINVAL;
-		}
-	}
+	ret = check_name(name, n, why);
+	if (ret)
+		return ret;
 	memcpy(spec->name, name, n);
 	if (plus)
 		return parse_offset(plus + 1, end - plus - 1, &spec->offset, why);
@@ -123,12 +135,12 @@ int kreloc_spec_parse(const char *buf, size_t len, struct kreloc_spec *spec,
 
 bool kreloc_spec_plain(const char *name)
 {
-	size_t i;
+	const char *why;
+	size_t n = 0;
 
-	for (i = 0; name[i]; i++)
-		if (i >= KRELOC_SPEC_NAME_MAX - 1 || !sym_char(name[i]))
-			return false;
-	return i && !(i == 1 && name[0] == '.');
+	while (n < KRELOC_SPEC_NAME_MAX && name[n])
+		n++;
+	return !check_name(name, n, &why);
 }
 
 static void join(char *out, const char *mod, const char *dot, const char *name)
