@@ -219,9 +219,12 @@ judge() {	# RES: prints "matches total"
 		# foo.constprop.0 or of a static variable bar.33 are in
 		# /proc/kallsyms on some kernels and not on others: compare without
 		sub(/\[cold\]$/, ".cold", name)
+		# ...and gdb drops the leading dot of an assembler label
+		# (.slowpath in /proc/kallsyms, slowpath in gdb)
 		wname = w[1]
 		gsub(/__/, ".", wname); gsub(/__/, ".", name)
 		gsub(/\.[0-9]+/, "", wname); gsub(/\.[0-9]+/, "", name)
+		sub(/^\./, "", wname); sub(/^\./, "", name)
 		file = ""
 		for (i = 4; i <= NF; i++) if ($i == "of") file = $(i + 1)
 		sub(/.*\//, "", file)
