@@ -39,7 +39,11 @@ const struct kreloc_linked *kreloc_linked_get(void);
 
 /* kreloc_ksym.c: runtime symbol addresses. */
 int kreloc_ksym_init(void);
+void kreloc_ksym_init_show_value(void);
 void kreloc_ksym_exit(void);
+#define KRELOC_KSYM_NR_INIT_NAMES	4
+extern const char * const kreloc_ksym_init_names[KRELOC_KSYM_NR_INIT_NAMES];
+void kreloc_ksym_prefill(const u64 *addrs);
 unsigned long kreloc_ksym_lookup(const char *name);
 unsigned long kreloc_ksym_code(const char *name);
 unsigned long kreloc_ksym_lookup_fn_addr(void);

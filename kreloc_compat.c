@@ -17,6 +17,7 @@
  * time.  The VMCOREINFO note's declarations moved from crash_core.h to
  * vmcore_info.h in v6.10.
  */
+#include <linux/bitmap.h>
 #include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -268,23 +269,45 @@ int kreloc_compat_count_symbol(const char *mod, const char *name)
 }
 
 #ifdef KRELOC_HAVE_EACH_MATCH
-int kreloc_compat_core_lookup_all(const struct kreloc_linked_anchor *anchors,
-				  unsigned int n, u64 *addrs)
+int kreloc_compat_core_lookup_all(const char * const *names, unsigned int n,
+				  u64 *addrs)
 {
 	return -EOPNOTSUPP;
 }
+
+bool kreloc_compat_core_can_walk(void)
+{
+	return false;
+}
 #else
-/* The anchors by name, for one walk over kallsyms (v5.10). */
+/* The names sorted, for one walk over kallsyms (v5.10). */
 struct kreloc_walk_ent {
 	const char *name;
 	unsigned int i;
 };
 
+/* Bits of the filter on a name's first three characters. */
+#define KRELOC_WALK_BITS	1024
+
 struct kreloc_walk {
 	const struct kreloc_walk_ent *ents;
 	unsigned int n;
 	u64 *addrs;
+	/*
+	 * The callback runs for each of vmlinux's ~100,000 symbols: most are
+	 * turned away here, without the binary search.
+	 */
+	DECLARE_BITMAP(filter, KRELOC_WALK_BITS);
 };
+
+static unsigned int kreloc_walk_hash(const char *name)
+{
+	unsigned int h = 0, i;
+
+	for (i = 0; i < 3 && name[i]; i++)
+		h = h * 31 + (unsigned char)name[i];
+	return h % KRELOC_WALK_BITS;
+}
 
 static int kreloc_walk_cmp(const void *a, const void *b)
 {
@@ -301,29 +324,35 @@ static int kreloc_walk_sym(void *data, const char *name, struct module *mod,
 	/* vmlinux's symbols come first: stop where the modules' begin. */
 	if (mod)
 		return 1;
+	if (!test_bit(kreloc_walk_hash(name), w->filter))
+		return 0;
+	/* The first entry not below @name; a name may be asked for twice. */
 	while (lo < hi) {
 		unsigned int mid = lo + (hi - lo) / 2;
-		int c = strcmp(name, w->ents[mid].name);
 
-		if (!c) {
-			u64 *a = &w->addrs[w->ents[mid].i];
-
-			*a = *a ? KRELOC_COMPAT_NOT_UNIQUE : addr;
-			break;
-		}
-		if (c < 0)
-			hi = mid;
-		else
+		if (strcmp(w->ents[mid].name, name) < 0)
 			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < w->n && !strcmp(w->ents[lo].name, name); lo++) {
+		u64 *a = &w->addrs[w->ents[lo].i];
+
+		*a = *a ? KRELOC_COMPAT_NOT_UNIQUE : addr;
 	}
 	return 0;
 }
 
-int kreloc_compat_core_lookup_all(const struct kreloc_linked_anchor *anchors,
-				  unsigned int n, u64 *addrs)
+bool kreloc_compat_core_can_walk(void)
+{
+	return kreloc_call_ready(kallsyms_on_each_symbol);
+}
+
+int kreloc_compat_core_lookup_all(const char * const *names, unsigned int n,
+				  u64 *addrs)
 {
 	struct kreloc_walk_ent *ents;
-	struct kreloc_walk w;
+	struct kreloc_walk w = { };
 	unsigned int i;
 
 	if (!kreloc_call_ready(kallsyms_on_each_symbol))
@@ -332,9 +361,10 @@ int kreloc_compat_core_lookup_all(const struct kreloc_linked_anchor *anchors,
 	if (!ents)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
-		ents[i].name = anchors[i].name;
+		ents[i].name = names[i];
 		ents[i].i = i;
 		addrs[i] = 0;
+		__set_bit(kreloc_walk_hash(names[i]), w.filter);
 	}
 	sort(ents, n, sizeof(*ents), kreloc_walk_cmp, NULL);
 	w.ents = ents;

@@ -60,16 +60,14 @@ bool kreloc_compat_init_released(const struct module *mod);
  */
 int kreloc_compat_count_symbol(const char *mod, const char *name);
 
-struct kreloc_linked_anchor;
-
 /* An address kreloc_compat_core_lookup_all() gives a name seen twice. */
 #define KRELOC_COMPAT_NOT_UNIQUE	(~0ULL)
 
 /**
- * kreloc_compat_core_lookup_all() - vmlinux addresses of all anchors at once
- * @anchors:	the link-time anchors
+ * kreloc_compat_core_lookup_all() - vmlinux addresses of many names at once
+ * @names:	the names (the anchors, then what init looks up besides)
  * @n:		how many
- * @addrs:	@n entries, set to each anchor's address in vmlinux's kallsyms:
+ * @addrs:	@n entries, set to each name's address in vmlinux's kallsyms:
  *		0 if it has none, KRELOC_COMPAT_NOT_UNIQUE if it has several
  *
  * v5.10 has neither a sorted name table nor kallsyms_on_each_match_symbol():
@@ -81,8 +79,11 @@ struct kreloc_linked_anchor;
  * Return: 0; -EOPNOTSUPP where names are looked up one by one (the kernel
  * has a faster way, or its iterator was not found); -ENOMEM.
  */
-int kreloc_compat_core_lookup_all(const struct kreloc_linked_anchor *anchors,
-				  unsigned int n, u64 *addrs);
+int kreloc_compat_core_lookup_all(const char * const *names, unsigned int n,
+				  u64 *addrs);
+
+/* Would kreloc_compat_core_lookup_all() walk (not -EOPNOTSUPP)? */
+bool kreloc_compat_core_can_walk(void);
 
 /**
  * kreloc_compat_vmcoreinfo_hex() - a hexadecimal value the kernel wrote

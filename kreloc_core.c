@@ -175,6 +175,40 @@ static u64 kreloc_core_resolve(const char *name, u64 guess, char *buf)
 	return addr;
 }
 
+/*
+ * Where names cost a walk of kallsyms each (v5.10), one walk for the
+ * anchors and for what init looks up later (kreloc_ksym_prefill()).
+ * Return: 0 with core->runtime[] set from the walk, or -errno.
+ */
+static int kreloc_core_walk(struct kreloc_core *core)
+{
+	const struct kreloc_linked *l = core->linked;
+	unsigned int n = l->nr_anchors + KRELOC_KSYM_NR_INIT_NAMES, i;
+	const char **names;
+	u64 *addrs;
+	int ret = -ENOMEM;
+
+	if (!kreloc_compat_core_can_walk())
+		return -EOPNOTSUPP;
+	names = kreloc_zalloc_array(n, sizeof(*names));
+	addrs = kreloc_zalloc_array(n, sizeof(*addrs));
+	if (!names || !addrs)
+		goto out;
+	for (i = 0; i < l->nr_anchors; i++)
+		names[i] = l->anchors[i].name;
+	for (i = 0; i < KRELOC_KSYM_NR_INIT_NAMES; i++)
+		names[l->nr_anchors + i] = kreloc_ksym_init_names[i];
+	ret = kreloc_compat_core_lookup_all(names, n, addrs);
+	if (ret)
+		goto out;
+	memcpy(core->runtime, addrs, l->nr_anchors * sizeof(*addrs));
+	kreloc_ksym_prefill(addrs + l->nr_anchors);
+out:
+	kfree(names);
+	kfree(addrs);
+	return ret;
+}
+
 /* Anchor @name's answer from the walk of kreloc_compat_core_lookup_all(). */
 static u64 kreloc_core_walked(const char *name, u64 addr)
 {
@@ -211,8 +245,7 @@ int kreloc_core_init(struct kreloc_core *core)
 	 * Where names cost a walk of kallsyms each, one walk for all of them
 	 * (a test build's test_anchors_by_name=1 asks each name instead).
 	 */
-	walked = !kreloc_hook_anchors_by_name() &&
-		 !kreloc_compat_core_lookup_all(l->anchors, l->nr_anchors, core->runtime);
+	walked = !kreloc_hook_anchors_by_name() && !kreloc_core_walk(core);
 	for (i = 0; i < l->nr_anchors; i++) {
 		const struct kreloc_linked_anchor *a = &l->anchors[i];
 

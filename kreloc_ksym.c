@@ -33,6 +33,7 @@
 #include "kreloc.h"
 #include "kreloc_alloc.h"
 #include "kreloc_call.h"
+#include "kreloc_compat.h"
 #include "kreloc_hooks.h"
 #include "lib/kreloc_symstr.h"
 #include "kreloc_arch/kreloc_arch.h"
@@ -42,6 +43,19 @@ KRELOC_CALL_DEFINE(kallsyms_show_value);
 
 static struct kprobe kreloc_kp;
 static bool kreloc_kp_registered;
+
+/*
+ * What init looks up by name after the anchors.  Where kreloc walks
+ * vmlinux's kallsyms once for the anchors (v5.10, where every
+ * kallsyms_lookup_name() is a walk of its own), the walk answers these
+ * too (kreloc_ksym_prefill()), until init is over.
+ */
+const char * const kreloc_ksym_init_names[KRELOC_KSYM_NR_INIT_NAMES] = {
+	"kallsyms_show_value", "modules", "__start_notes", "__stop_notes",
+};
+
+static u64 kreloc_ksym_prefilled[KRELOC_KSYM_NR_INIT_NAMES];
+static bool kreloc_ksym_have_prefill;
 
 /*
  * Code start of @name, found through a kprobe that is never armed and
@@ -103,9 +117,38 @@ static bool kreloc_decoy_show_value(const struct cred *cred)
 /* Unregister the kprobe, if it still is: at exit, or when init fails. */
 void kreloc_ksym_exit(void)
 {
+	kreloc_ksym_prefill(NULL);
 	if (kreloc_kp_registered)
 		unregister_kprobe(&kreloc_kp);
 	kreloc_kp_registered = false;
+}
+
+/**
+ * kreloc_ksym_prefill() - answers for kreloc_ksym_init_names[] from a walk
+ * @addrs:	one per name, its address in vmlinux's kallsyms (0 or
+ *		KRELOC_COMPAT_NOT_UNIQUE: ask kallsyms); NULL drops them
+ *
+ * A name found once in vmlinux is what kallsyms_lookup_name() answers (it
+ * tries vmlinux before the modules).  Init only: not locked.
+ */
+void kreloc_ksym_prefill(const u64 *addrs)
+{
+	unsigned int i;
+
+	for (i = 0; i < KRELOC_KSYM_NR_INIT_NAMES; i++)
+		kreloc_ksym_prefilled[i] = addrs && addrs[i] != KRELOC_COMPAT_NOT_UNIQUE ?
+					   addrs[i] : 0;
+	kreloc_ksym_have_prefill = addrs;
+}
+
+static unsigned long kreloc_ksym_from_prefill(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < KRELOC_KSYM_NR_INIT_NAMES; i++)
+		if (!strcmp(name, kreloc_ksym_init_names[i]))
+			return kreloc_ksym_prefilled[i];
+	return 0;
 }
 
 int kreloc_ksym_init(void)
@@ -121,19 +164,27 @@ int kreloc_ksym_init(void)
 		return ret;
 	}
 	kreloc_hook_mark("kallsyms_lookup_name: sprint_symbol, static_call_update");
+	return 0;
+}
 
+/*
+ * After the anchors (whose walk may have found it, kreloc_ksym_prefill()),
+ * before any file exists.
+ */
+void kreloc_ksym_init_show_value(void)
+{
 	/*
 	 * The exact check /sys/module/X/sections applies.  If this kernel
 	 * does not have it, kreloc_may_see_addresses() falls back to
 	 * CAP_SYSLOG alone, which is never more permissive.
 	 */
-	ret = kreloc_call_install(&KRELOC_CALL(kallsyms_show_value));
+	int ret = kreloc_call_install(&KRELOC_CALL(kallsyms_show_value));
+
 	kreloc_hook_mark("kallsyms_show_value: lookup, static_call_update");
 	if (ret)
 		pr_warn("kallsyms_show_value not usable, requiring CAP_SYSLOG\n");
 	else if (kreloc_hook_call_decoy())
 		static_call_update(kreloc_kallsyms_show_value, kreloc_decoy_show_value);
-	return 0;
 }
 
 /**
@@ -159,8 +210,15 @@ unsigned long kreloc_ksym_code(const char *name)
  */
 unsigned long kreloc_ksym_lookup(const char *name)
 {
+	unsigned long addr;
+
 	if (!kreloc_call_ready(kallsyms_lookup_name))
 		return 0;
+	if (unlikely(kreloc_ksym_have_prefill)) {
+		addr = kreloc_ksym_from_prefill(name);
+		if (addr)
+			return addr;
+	}
 	return kreloc_call(kallsyms_lookup_name)(name);
 }
 

@@ -60,6 +60,7 @@ static int __init kreloc_init(void)
 	ret = kreloc_core_init(&kreloc_core);
 	if (ret)
 		goto err_ksym;
+	kreloc_ksym_init_show_value();
 	ret = kreloc_hook_init_step(KRELOC_STEP_CORE);
 	if (ret)
 		goto err_core;
@@ -70,6 +71,7 @@ static int __init kreloc_init(void)
 	ret = kreloc_hook_init_step(KRELOC_STEP_MODULES);
 	if (ret)
 		goto err_modules;
+	kreloc_ksym_prefill(NULL);
 
 	/* Last: from here on nothing fails. */
 	ret = kreloc_debugfs_init(&kreloc_core);
