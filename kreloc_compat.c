@@ -355,7 +355,7 @@ int kreloc_compat_core_lookup_all(const char * const *names, unsigned int n,
 	struct kreloc_walk w = { };
 	unsigned int i;
 
-	if (!kreloc_call_ready(kallsyms_on_each_symbol))
+	if (!kreloc_compat_core_can_walk())
 		return -EOPNOTSUPP;
 	ents = kreloc_zalloc_array(max(n, 1U), sizeof(*ents));
 	if (!ents)
