@@ -28,9 +28,10 @@
 #                   boot tests run with the kernels they use: bookworm's with
 #                   amd64-6.1 and amd64-6.12, trixie's with amd64-7.  "debug"
 #                   adds the debug-kernel stages (rig/vm-debug.sh, and gdb
-#                   on it); it is not in the default: in a cold run it
-#                   took 29 minutes of one lane (kernel build 14, five
-#                   boots 11), and the run 65 minutes instead of 45.
+#                   on it); it is not in the default: a cold run with it
+#                   took 122 CPU-minutes on one machine, 148 minutes of
+#                   lane time on another, more than two cores have in an
+#                   hour (README, "The two commands").
 #   KRELOC_JOBS     jobs run at once (default 2: one per core)
 #   KRELOC_CACHE    download/build cache (default ~/.cache/kreloc)
 #   KRELOC_KEEP_RUN keep this run's job files ($KRELOC_CACHE/tmp/check.PID)
