@@ -97,12 +97,14 @@ case "$kind" in
 itools)
 	make_base
 	r="$CACHE/boot/root-itools"
-	stamp=itools-2
+	# The kernels in the stamp: a kernel the rig moved on to (a new
+	# Debian release, KRELOC_REFRESH=1) makes the root again.
+	e61=$("$top/rig/kernel-amd64.sh" 6.1)
+	e612=$("$top/rig/kernel-amd64.sh" 6.12)
+	stamp="itools-2-$(sed -n 's/^KVER=//p' <<<"$e61")-$(sed -n 's/^KVER=//p' <<<"$e612")"
 	if [ ! -f "$r/.kreloc-$stamp" ]; then
 		rm -rf "$r" "$r.tmp"
 		cp -a "$base" "$r.tmp"
-		e61=$("$top/rig/kernel-amd64.sh" 6.1)
-		e612=$("$top/rig/kernel-amd64.sh" 6.12)
 		debs=()
 		for e in "$e61" "$e612"; do
 			kv=$(sed -n 's/^KVER=//p' <<<"$e")
@@ -139,12 +141,12 @@ itools)
 dracut)
 	make_base
 	r="$CACHE/boot/root-dracut"
-	stamp=dracut-2
+	e61=$("$top/rig/kernel-amd64.sh" 6.1)
+	kv=$(sed -n 's/^KVER=//p' <<<"$e61")
+	stamp="dracut-2-$kv"
 	if [ ! -f "$r/.kreloc-$stamp" ]; then
 		rm -rf "$r" "$r.tmp"
 		cp -a "$base" "$r.tmp"
-		e61=$("$top/rig/kernel-amd64.sh" 6.1)
-		kv=$(sed -n 's/^KVER=//p' <<<"$e61")
 		kernel_debs "$r.tmp" "$CACHE"/debs/linux-image-"$kv"-unsigned_*.deb
 		log "installing dracut and the kernel into $r (once)"
 		apt_root "$r.tmp" "$CACHE/boot/dracut.log" \
