@@ -12,10 +12,7 @@
 #include <linux/module.h>
 #include <linux/init.h>
 #include "kreloc.h"
-#include "kreloc_modules.h"
-#include "kreloc_compat.h"
-#include "kreloc_arch/kreloc_arch.h"
-#include "kreloc_hooks.h"
+#include "base/hooks.h"
 
 static struct kreloc_core kreloc_core;
 
@@ -53,9 +50,8 @@ static int __init kreloc_init(void)
 	ret = kreloc_hook_init_step(KRELOC_STEP_CALLS);
 	if (ret)
 		goto err_ksym;
-	kreloc_arch_init();
-	kreloc_compat_init();
-	kreloc_hook_mark("arch and compat calls");
+	kreloc_iter_init();
+	kreloc_hook_mark("kallsyms iterators");
 
 	ret = kreloc_core_init(&kreloc_core);
 	if (ret)
@@ -66,8 +62,10 @@ static int __init kreloc_init(void)
 		goto err_core;
 
 	ret = kreloc_modules_init();
+	if (!ret)
+		ret = kreloc_modules_scan();
 	if (ret)
-		goto err_core;
+		goto err_modules;
 	ret = kreloc_hook_init_step(KRELOC_STEP_MODULES);
 	if (ret)
 		goto err_modules;
@@ -91,8 +89,8 @@ err_ksym:
 
 static void __exit kreloc_exit(void)
 {
-	kreloc_modules_exit();
 	kreloc_debugfs_exit();
+	kreloc_modules_exit();
 	kreloc_core_exit(&kreloc_core);
 	kreloc_ksym_exit();
 }

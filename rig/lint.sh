@@ -19,8 +19,9 @@ envf="$CACHE/tmp/lint.env"
 echo "KRELOC-TEST-BEGIN lint"
 echo "TAP version 13"
 echo "1..3"
-files=$(cd "$top" && ls ./*.c ./*.h kreloc_arch/*.c kreloc_arch/*.h lib/*.c lib/*.h \
-	tests/dbgtools/module/*.c)
+dirs=$(module_dirs "$top")
+# shellcheck disable=SC2086
+files=$(cd "$top" && for d in . $dirs; do ls "$d"/*.c "$d"/*.h; done; ls tests/dbgtools/module/*.c)
 out=$(cd "$top" && perl "$src/scripts/checkpatch.pl" --strict --no-tree --terse \
 	--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f $files 2>&1 | grep -v '^total:' )
 if [ -z "$out" ]; then
@@ -31,7 +32,7 @@ else
 fi
 b="$CACHE/tmp/sparse-build"
 "$top/rig/build-kreloc.sh" "$envf" "$b" LINKED_SOURCE=arch >/dev/null 2>&1 || true
-touch "$b"/*.c "$b"/kreloc_arch/*.c
+for d in . $dirs; do touch "$b/$d"/*.c; done
 sp=$(make -C "$b" KDIR="$KDIR" LINKED_SOURCE=arch C=2 2>&1 | grep -E '(warning|error):' | grep -v 'kreloc_linked_gen' || true)
 if [ -z "$sp" ] && [ -s "$b/kreloc.ko" ]; then
 	echo "ok 2 sparse (make C=2): no warnings"
@@ -40,14 +41,14 @@ else
 	echo "not ok 2 sparse (make C=2): no warnings"
 fi
 
-# The same for arm64 (kreloc_arch/arm64.c), cross-built.
+# The same for arm64 (arch/arm64.c), cross-built.
 envf="$CACHE/tmp/lint-arm64.env"
 "$top/rig/kernel-arm64.sh" 6.12 > "$envf"
 # shellcheck disable=SC1090
 . "$envf"
 b="$CACHE/tmp/sparse-build-arm64"
 "$top/rig/build-kreloc.sh" "$envf" "$b" LINKED_SOURCE=arch >/dev/null 2>&1 || true
-touch "$b"/*.c "$b"/kreloc_arch/*.c
+for d in . $dirs; do touch "$b/$d"/*.c; done
 sp=$(make -C "$b" KDIR="$KDIR" ARCH=arm64 CROSS_COMPILE="$CROSS_COMPILE" LINKED_SOURCE=arch \
 	C=2 2>&1 | grep -E '(warning|error):' | grep -v 'kreloc_linked_gen' || true)
 if [ -z "$sp" ] && [ -s "$b/kreloc.ko" ]; then

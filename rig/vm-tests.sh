@@ -58,7 +58,7 @@ if [ "$UNAME_M" = aarch64 ]; then
 		> "$work/shifted.map"
 	build shiftedmap LINKED_SOURCE=system.map SYSTEM_MAP="$work/shifted.map"
 fi
-# The test build: fault and delay hooks (kreloc_hooks.c), the main source.
+# The test build: fault and delay hooks (test/hooks.c), the main source.
 build hooks "${main[@]}" KRELOC_TEST_HOOKS=1
 
 make -s -C "$top/selftests/kreloc" KSFT_DIR="$ksft" OUTPUT="$work/stage/kreloc" \

@@ -1,20 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kreloc_alloc.c - every allocation kreloc makes, as injection points.
+ * Every allocation kreloc makes, as injection points.
  *
  * fail_function (Documentation/fault-injection/fault-injection.rst) can
  * only fail functions marked ALLOW_ERROR_INJECTION, and failslab cannot
  * be limited to one module's call sites on x86_64.  These helpers give
  * fault injection one point per kind of allocation in kreloc alone.  Test
- * builds can also fail them through test_fail_alloc= (kreloc_hooks.c).
+ * builds can also fail them through test_fail_alloc= (test/hooks.c).
  */
 #include <linux/err.h>
 #include <linux/error-injection.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
-#include "kreloc_alloc.h"
-#include "kreloc_hooks.h"
+#include "base/base.h"
+#include "base/hooks.h"
 
 noinline void *kreloc_zalloc(size_t size)
 {

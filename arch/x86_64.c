@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kreloc x86_64 specifics.
+ * The x86_64 specifics.
  *
  * The whole image, init text included, is relocated by one delta
  * (arch/x86/boot/compressed/misc.c handle_relocations()); per-CPU symbols
@@ -10,7 +10,7 @@
  * indirect call is legal only to a function that still starts with
  * ENDBR64: the kernel seals (overwrites with a NOP) the ENDBR64 of every
  * function whose address it never takes, which includes every unexported
- * function kreloc calls.  x86_64 has static calls, so kreloc_call.c calls
+ * function kreloc calls.  x86_64 has static calls, so symbols/call.c calls
  * them directly and never asks kreloc_arch_callable(); it is here for the
  * record.  The rest comes from generic.c.
  */
@@ -18,8 +18,8 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <asm/page.h>
-#include "kreloc_arch.h"
-#include "../kreloc_compat.h"
+#include "arch/arch.h"
+#include "compat/compat.h"
 
 bool kreloc_arch_link_base(u64 *base)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kreloc_modules.c - every module's regions and ELF sections, from the
+ * Every module's regions and ELF sections, from the
  * moment it is formed until after it is gone.
  *
  * A module notifier records a module at MODULE_STATE_COMING (its init
@@ -12,15 +12,16 @@
  * (kreloc_scan_modules() says why that is safe).
  *
  * Locking: kreloc_mod_lock protects the records, the lists and the
- * generation; readers take only it.  kreloc_dbg_lock serialises the
- * creation and removal of debugfs files and is taken outside
- * kreloc_mod_lock, never by readers, so removing a file (which waits for its
- * readers) cannot deadlock.  The kernel's module list is only walked under
- * RCU, holding none of kreloc's locks but kreloc_mod_lock.
+ * generation; readers take only it.  kreloc_event_lock serialises the
+ * events told to the listener (the presentation, which creates and removes
+ * a file per record) and is taken outside kreloc_mod_lock, never by
+ * readers, so removing a file (which waits for its readers) cannot
+ * deadlock.  The kernel's module list is only walked under RCU, holding
+ * none of kreloc's locks but kreloc_mod_lock.
  *
- * Records exist before their files: the files are created only once
- * kreloc_modules_publish() runs, the last step of kreloc's init, for
- * every record made until then (by the scan or by notifiers).
+ * Records exist before anybody is told of them: a listener set by
+ * kreloc_modules_listen() is first told of every record made until then
+ * (by the scan or by notifiers), then of each new one.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -32,11 +33,11 @@
 #include <linux/rculist.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
-#include "kreloc.h"
-#include "kreloc_alloc.h"
-#include "kreloc_modules.h"
-#include "kreloc_arch/kreloc_arch.h"
-#include "kreloc_hooks.h"
+#include "base/base.h"
+#include "arch/arch.h"
+#include "symbols/symbols.h"
+#include "state/state.h"
+#include "base/hooks.h"
 
 static unsigned int history = 64;
 module_param(history, uint, 0444);
@@ -47,7 +48,7 @@ MODULE_PARM_DESC(history, "unloaded modules kept in the history (default 64)");
 #define KRELOC_REAP_TRIES	500
 
 static DEFINE_MUTEX(kreloc_mod_lock);
-static DEFINE_MUTEX(kreloc_dbg_lock);
+static DEFINE_MUTEX(kreloc_event_lock);
 static LIST_HEAD(kreloc_live);		/* coming, live: load order */
 static LIST_HEAD(kreloc_history);	/* going, gone: unload order */
 static unsigned int kreloc_nr_history;
@@ -58,21 +59,12 @@ static atomic_t kreloc_modules_lost = ATOMIC_INIT(0);
 /* The kernel's module list, found at load (see kreloc_find_module_list). */
 static struct list_head *kreloc_module_list;
 static const char *kreloc_module_list_how = "none";
-/* Module files exist (kreloc_modules_publish() ran).  Under kreloc_dbg_lock. */
-static bool kreloc_published;
+/* Who is told of module events.  Under kreloc_event_lock. */
+static const struct kreloc_modules_listener *kreloc_listener;
 
 static void kreloc_reap(struct work_struct *work);
 static DECLARE_DELAYED_WORK(kreloc_reap_work, kreloc_reap);
 static unsigned int kreloc_reap_tries;
-
-/* debugfs files under module/: one per record, one per name. */
-struct kreloc_mfile {
-	struct list_head node;
-	char name[MODULE_NAME_LEN + 24];
-	struct dentry *dentry;
-};
-
-static LIST_HEAD(kreloc_mfiles);
 
 static const char * const kreloc_region_names[KRELOC_NR_REGIONS] = {
 	[KRELOC_R_TEXT]		= "text",
@@ -94,6 +86,11 @@ static const char * const kreloc_mstate_names[] = {
 const char *kreloc_region_name(unsigned int r)
 {
 	return r < KRELOC_NR_REGIONS ? kreloc_region_names[r] : "?";
+}
+
+const char *kreloc_mstate_name(enum kreloc_mstate state)
+{
+	return state < ARRAY_SIZE(kreloc_mstate_names) ? kreloc_mstate_names[state] : "?";
 }
 
 static bool kreloc_region_is_init(unsigned int r)
@@ -214,58 +211,20 @@ static bool kreloc_name_in_use(const char *name)
 	return false;
 }
 
-/* Caller holds kreloc_dbg_lock. */
-static void kreloc_mfile_add(const char *name)
+/* Tell the listener of a new record.  Caller holds kreloc_event_lock. */
+static void kreloc_tell_added(const char *name, u64 gen)
 {
-	struct kreloc_mfile *f;
-
-	list_for_each_entry(f, &kreloc_mfiles, node)
-		if (!strcmp(f->name, name))
-			return;
-	/* Out of memory: the record stays in "modules", without its file. */
-	f = kreloc_zalloc(sizeof(*f));
-	if (!f)
-		return;
-	strscpy(f->name, name, sizeof(f->name));
-	f->dentry = kreloc_debugfs_module_file(f->name);
-	list_add_tail(&f->node, &kreloc_mfiles);
-}
-
-/* Caller holds kreloc_dbg_lock, not kreloc_mod_lock. */
-static void kreloc_mfile_del(const char *name)
-{
-	struct kreloc_mfile *f;
-
-	list_for_each_entry(f, &kreloc_mfiles, node) {
-		if (!strcmp(f->name, name)) {
-			list_del(&f->node);
-			kreloc_debugfs_remove(f->dentry);
-			kfree(f);
-			return;
-		}
-	}
-}
-
-/* Files for a new record, once published.  Caller holds kreloc_dbg_lock. */
-static void kreloc_mfiles_for(const char *name, u64 gen)
-{
-	char buf[MODULE_NAME_LEN + 24];
-
-	if (!kreloc_published)
-		return;
-	kreloc_mfile_add(name);
-	snprintf(buf, sizeof(buf), "%s@%llu", name, gen);
-	kreloc_mfile_add(buf);
+	if (kreloc_listener)
+		kreloc_listener->added(name, gen);
 }
 
 /*
- * Drop the oldest history records beyond the bound and remove their files.
- * Caller holds kreloc_dbg_lock, not kreloc_mod_lock.
+ * Drop the oldest history records beyond the bound, telling the listener.
+ * Caller holds kreloc_event_lock, not kreloc_mod_lock.
  */
 static void kreloc_trim_history(void)
 {
 	struct kreloc_mrec *rec;
-	char buf[MODULE_NAME_LEN + 24];
 	bool last;
 
 	for (;;) {
@@ -281,10 +240,8 @@ static void kreloc_trim_history(void)
 		last = !kreloc_name_in_use(rec->name);
 		mutex_unlock(&kreloc_mod_lock);
 
-		snprintf(buf, sizeof(buf), "%s@%llu", rec->name, rec->load_gen);
-		kreloc_mfile_del(buf);
-		if (last)
-			kreloc_mfile_del(rec->name);
+		if (kreloc_listener)
+			kreloc_listener->dropped(rec->name, rec->load_gen, last);
 		kreloc_mrec_free(rec);
 	}
 }
@@ -301,7 +258,7 @@ static void kreloc_mod_coming(struct module *mod, enum kreloc_mstate state)
 		return;
 	}
 	rec->state = state;
-	mutex_lock(&kreloc_dbg_lock);
+	mutex_lock(&kreloc_event_lock);
 	mutex_lock(&kreloc_mod_lock);
 	kreloc_mark_reused(mod);
 	kreloc_retire_stale(mod);
@@ -309,9 +266,9 @@ static void kreloc_mod_coming(struct module *mod, enum kreloc_mstate state)
 	rec->load_gen = gen;
 	list_add_tail(&rec->node, &kreloc_live);
 	mutex_unlock(&kreloc_mod_lock);
-	kreloc_mfiles_for(mod->name, gen);
+	kreloc_tell_added(mod->name, gen);
 	kreloc_trim_history();
-	mutex_unlock(&kreloc_dbg_lock);
+	mutex_unlock(&kreloc_event_lock);
 }
 
 static void kreloc_mod_live(struct module *mod)
@@ -359,7 +316,7 @@ static void kreloc_mod_going(struct module *mod)
 	struct kreloc_mrec *rec;
 	int n = -ENOENT;
 
-	mutex_lock(&kreloc_dbg_lock);
+	mutex_lock(&kreloc_event_lock);
 	mutex_lock(&kreloc_mod_lock);
 	rec = kreloc_find_live(mod);
 	if (rec && rec->nr_sects < 0) {
@@ -386,7 +343,7 @@ static void kreloc_mod_going(struct module *mod)
 	if (sects)
 		kreloc_modsect_free(sects, n);
 	kreloc_trim_history();
-	mutex_unlock(&kreloc_dbg_lock);
+	mutex_unlock(&kreloc_event_lock);
 	if (rec) {
 		kreloc_reap_tries = 0;
 		mod_delayed_work(system_wq, &kreloc_reap_work, KRELOC_REAP_DELAY);
@@ -635,43 +592,53 @@ int kreloc_modules_check_params(void)
 }
 
 /*
- * Start recording: the notifier first, then the modules that were there
- * before it.  No debugfs file is created yet (kreloc_modules_publish()).
+ * Start recording: the notifier, which needs nothing of the kernel's
+ * symbols.  The modules that were there before it are recorded by
+ * kreloc_modules_scan().
  */
 int kreloc_modules_init(void)
 {
-	int ret;
+	int ret = register_module_notifier(&kreloc_mod_nb);
 
-	ret = register_module_notifier(&kreloc_mod_nb);
-	if (ret)
-		return ret;
-	kreloc_hook_mark("register_module_notifier");
-	if (kreloc_find_module_list()) {
-		kreloc_hook_mark("module list head");
-		ret = kreloc_scan_modules();
-		kreloc_hook_mark("module scan");
-		if (ret)
-			kreloc_modules_exit();
-		return ret;
-	}
-	pr_warn("kernel module list not found exactly: modules loaded before kreloc are not recorded\n");
-	return 0;
+	if (!ret)
+		kreloc_hook_mark("register_module_notifier");
+	return ret;
 }
 
-/* Create the files of every record so far; later records get theirs at once. */
-void kreloc_modules_publish(void)
+/*
+ * Record the modules loaded before kreloc_modules_init(), once the core
+ * kernel's relocation is known (the list head may be found through it).
+ * Return: 0 or -ENOMEM (nothing recorded then).
+ */
+int kreloc_modules_scan(void)
+{
+	int ret;
+
+	if (!kreloc_find_module_list()) {
+		pr_warn("kernel module list not found exactly: modules loaded before kreloc are not recorded\n");
+		return 0;
+	}
+	kreloc_hook_mark("module list head");
+	ret = kreloc_scan_modules();
+	kreloc_hook_mark("module scan");
+	return ret;
+}
+
+void kreloc_modules_listen(const struct kreloc_modules_listener *l)
 {
 	const struct kreloc_mrec *rec;
 
-	mutex_lock(&kreloc_dbg_lock);
-	kreloc_published = true;
-	mutex_lock(&kreloc_mod_lock);
-	list_for_each_entry(rec, &kreloc_live, node)
-		kreloc_mfiles_for(rec->name, rec->load_gen);
-	list_for_each_entry(rec, &kreloc_history, node)
-		kreloc_mfiles_for(rec->name, rec->load_gen);
-	mutex_unlock(&kreloc_mod_lock);
-	mutex_unlock(&kreloc_dbg_lock);
+	mutex_lock(&kreloc_event_lock);
+	kreloc_listener = l;
+	if (l) {
+		mutex_lock(&kreloc_mod_lock);
+		list_for_each_entry(rec, &kreloc_live, node)
+			l->added(rec->name, rec->load_gen);
+		list_for_each_entry(rec, &kreloc_history, node)
+			l->added(rec->name, rec->load_gen);
+		mutex_unlock(&kreloc_mod_lock);
+	}
+	mutex_unlock(&kreloc_event_lock);
 }
 
 unsigned int kreloc_modules_unrecorded(void)
@@ -682,17 +649,9 @@ unsigned int kreloc_modules_unrecorded(void)
 void kreloc_modules_exit(void)
 {
 	struct kreloc_mrec *rec, *tmp;
-	struct kreloc_mfile *f, *ftmp;
 
 	unregister_module_notifier(&kreloc_mod_nb);
 	cancel_delayed_work_sync(&kreloc_reap_work);
-	mutex_lock(&kreloc_dbg_lock);
-	list_for_each_entry_safe(f, ftmp, &kreloc_mfiles, node) {
-		list_del(&f->node);
-		kreloc_debugfs_remove(f->dentry);
-		kfree(f);
-	}
-	mutex_unlock(&kreloc_dbg_lock);
 	mutex_lock(&kreloc_mod_lock);
 	list_for_each_entry_safe(rec, tmp, &kreloc_live, node) {
 		list_del(&rec->node);
@@ -706,36 +665,19 @@ void kreloc_modules_exit(void)
 	mutex_unlock(&kreloc_mod_lock);
 }
 
-static void kreloc_show_rec_line(struct seq_file *m, const struct kreloc_mrec *rec)
-{
-	const struct kreloc_region *t = &rec->regions[KRELOC_R_TEXT];
-
-	seq_printf(m, "%s %s", rec->name, kreloc_mstate_names[rec->state]);
-	kreloc_seq_num(m, t->size, t->base, true);
-	kreloc_seq_num(m, t->size, t->size, true);
-	kreloc_seq_num(m, true, rec->load_gen, false);
-	kreloc_seq_num(m, rec->unload_gen, rec->unload_gen, false);
-	if (rec->build_id_len)
-		seq_printf(m, " %*phN\n", rec->build_id_len, rec->build_id);
-	else
-		seq_puts(m, " -\n");
-}
-
-void kreloc_modules_show_list(struct seq_file *m)
+void kreloc_modules_for_each(kreloc_mrec_fn fn, void *data)
 {
 	const struct kreloc_mrec *rec;
 
-	seq_puts(m, "# NAME STATE TEXT_BASE TEXT_SIZE LOAD_GEN UNLOAD_GEN BUILD_ID\n");
 	mutex_lock(&kreloc_mod_lock);
 	list_for_each_entry(rec, &kreloc_live, node)
-		kreloc_show_rec_line(m, rec);
+		fn(rec, data);
 	list_for_each_entry(rec, &kreloc_history, node)
-		kreloc_show_rec_line(m, rec);
+		fn(rec, data);
 	mutex_unlock(&kreloc_mod_lock);
 }
 
-/* Which region holds @addr, or -1.  */
-static int kreloc_region_of(const struct kreloc_mrec *rec, unsigned long addr)
+int kreloc_mrec_region_of(const struct kreloc_mrec *rec, unsigned long addr)
 {
 	int r;
 
@@ -746,7 +688,7 @@ static int kreloc_region_of(const struct kreloc_mrec *rec, unsigned long addr)
 	return -1;
 }
 
-static const char *kreloc_mem_state(const struct kreloc_mrec *rec, int region)
+const char *kreloc_mrec_mem_state(const struct kreloc_mrec *rec, int region)
 {
 	if (rec->state == KRELOC_M_GONE)
 		return "gone";
@@ -762,8 +704,8 @@ static const char *kreloc_mem_state(const struct kreloc_mrec *rec, int region)
 	return "live";
 }
 
-/* Caller holds kreloc_mod_lock. */
-static const struct kreloc_mrec *kreloc_lookup_spec(const char *spec)
+/* The record @spec names.  Caller holds kreloc_mod_lock. */
+static const struct kreloc_mrec *kreloc_find_spec(const char *spec)
 {
 	const struct kreloc_mrec *rec, *found = NULL;
 	char name[MODULE_NAME_LEN];
@@ -787,47 +729,16 @@ static const struct kreloc_mrec *kreloc_lookup_spec(const char *spec)
 	return NULL;
 }
 
-static bool kreloc_is_percpu_section(const char *name)
-{
-	return !strcmp(name, ".data..percpu");
-}
-
-int kreloc_modules_show_one(struct seq_file *m, const char *spec)
+int kreloc_modules_with(const char *spec, kreloc_mrec_fn fn, void *data)
 {
 	const struct kreloc_mrec *rec;
-	char err[KRELOC_ERRNAME_LEN];
-	int r, i;
 
 	mutex_lock(&kreloc_mod_lock);
-	rec = kreloc_lookup_spec(spec);
-	if (!rec) {
-		mutex_unlock(&kreloc_mod_lock);
-		return -ENOENT;
-	}
-	seq_printf(m, "# module %s state %s load_gen %llu unload_gen ", rec->name,
-		   kreloc_mstate_names[rec->state], rec->load_gen);
-	kreloc_seq_num(m, rec->unload_gen, rec->unload_gen, false);
-	seq_putc(m, '\n');
-	if (!rec->init_seen)
-		seq_puts(m, "# init regions not recorded: initialised before kreloc was loaded\n");
-	seq_puts(m, "# KIND NAME ADDRESS SIZE STATE\n");
-	for (r = 0; r < KRELOC_NR_REGIONS; r++) {
-		const struct kreloc_region *reg = &rec->regions[r];
-
-		if (!reg->size)
-			continue;
-		seq_printf(m, "region %s 0x%lx 0x%lx %s\n", kreloc_region_names[r],
-			   reg->base, reg->size, kreloc_mem_state(rec, r));
-	}
-	if (rec->nr_sects < 0)
-		seq_printf(m, "# sections unknown (%s)\n", kreloc_errname(rec->nr_sects, err));
-	for (i = 0; i < rec->nr_sects; i++)
-		seq_printf(m, "section %s 0x%lx - %s\n", rec->sects[i].name,
-			   rec->sects[i].addr,
-			   kreloc_is_percpu_section(rec->sects[i].name) ? "live" :
-			   kreloc_mem_state(rec, kreloc_region_of(rec, rec->sects[i].addr)));
+	rec = kreloc_find_spec(spec);
+	if (rec)
+		fn(rec, data);
 	mutex_unlock(&kreloc_mod_lock);
-	return 0;
+	return rec ? 0 : -ENOENT;
 }
 
 /**

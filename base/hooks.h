@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kreloc_hooks.h - fault and delay hooks for the selftests.
+ * The points where a test build hooks faults and delays in.
  *
- * Only a test build (make KRELOC_TEST_HOOKS=1) has them, as module
- * parameters prefixed test_ (see kreloc_hooks.c).  In every other build
- * these are empty inlines and the parameters do not exist.
+ * Only a test build (make KRELOC_TEST_HOOKS=1) has the hooks, as module
+ * parameters prefixed test_, in test/hooks.c, outside the production
+ * files.  In every other build these are empty inlines and the parameters
+ * do not exist.
  */
 #ifndef _KRELOC_HOOKS_H
 #define _KRELOC_HOOKS_H

@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kreloc_arch.h - the small interface each architecture implements.
+ * The small interface each architecture implements: the ABI
+ * of a function (what a pointer to it is, what kallsyms calls its code,
+ * where an indirect call may land), where kprobes put a probe, and how the
+ * kernel image moves.
  *
  * One file per architecture in this directory (x86_64.c, powerpc.c,
  * arm64.c) overrides the weak defaults in generic.c, which is always
- * linked.
+ * linked.  This layer calls only compat/ and base/ below it: what it needs
+ * of the running kernel's symbols (ppc64's ftrace site) its callers hand
+ * it.
  */
 #ifndef _KRELOC_ARCH_H
 #define _KRELOC_ARCH_H
@@ -83,8 +88,8 @@ const char *kreloc_arch_code_name(const char *name, char *buf, size_t len);
  * Control-flow integrity may forbid an indirect call to a function whose
  * address the kernel never takes (x86 IBT: a sealed function starts with a
  * NOP, not ENDBR64; arm64 BTI: the first instruction must be a landing
- * pad).  Asked only where the kernel has no static calls, so that
- * kreloc's calls are indirect (kreloc_call.c), before a target is
+ * pad).  Asked wherever a static call is not a direct call, so that
+ * kreloc's calls may be indirect (symbols/call.c), before a target is
  * installed.
  *
  * Return: true if an indirect call to @addr is allowed.
@@ -94,8 +99,14 @@ bool kreloc_arch_callable(unsigned long addr);
 /* True if the whole image moves by one delta (checked across sections). */
 bool kreloc_arch_single_delta(void);
 
-/* Set up what the lookup needs (ppc64: ftrace_location_range). */
-void kreloc_arch_init(void);
+/**
+ * kreloc_arch_ftrace_window() - where kprobes look for a function's ftrace
+ * call site, from its start
+ *
+ * Return: the window in bytes (ppc64 ELFv2 with KPROBES_ON_FTRACE: 16), or
+ * 0 where kprobes never move to the ftrace site.
+ */
+unsigned int kreloc_arch_ftrace_window(void);
 
 /* ppc64 ELFv1: code symbols are ".name", plain names are descriptors. */
 bool kreloc_arch_dot_symbols(void);
@@ -104,6 +115,8 @@ bool kreloc_arch_dot_symbols(void);
  * kreloc_arch_probe_entry() - where kprobes put a probe for a symbol
  * @sym:	the symbol's address as kallsyms gives it (after dot-first)
  * @offset:	the probe's offset from the symbol
+ * @ftrace_site: the ftrace call site within kreloc_arch_ftrace_window()
+ *		bytes of @sym, 0 if none (the caller asks the kernel)
  *
  * The arch part of the kernel's kprobe_lookup_name(): ppc64 ELFv2 moves an
  * offset-0 probe to the ftrace site in the first 16 bytes, else to the
@@ -111,7 +124,8 @@ bool kreloc_arch_dot_symbols(void);
  *
  * Return: the address the offset is added to.
  */
-unsigned long kreloc_arch_probe_entry(unsigned long sym, unsigned long offset);
+unsigned long kreloc_arch_probe_entry(unsigned long sym, unsigned long offset,
+				      unsigned long ftrace_site);
 
 /**
  * kreloc_arch_adjust_probe() - arch_adjust_kprobe_addr()

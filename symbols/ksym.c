@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kreloc_ksym.c - runtime symbol addresses from kallsyms.
+ * Runtime symbol addresses from kallsyms.
  *
  * kallsyms_lookup_name() has not been exported since v5.7.  Its address is
  * recovered once through a kprobe; but a kprobe's address is the *probe*
@@ -18,10 +18,11 @@
  * time"), so the kprobe stays registered, disabled, until kreloc_ksym_exit().
  *
  * kallsyms_lookup_name and kallsyms_show_value are called through static
- * calls (kreloc_call.h), never through a pointer.
+ * calls (symbols.h), never through a pointer.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/ftrace.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/cred.h>
@@ -30,16 +31,16 @@
 #include <linux/printk.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include "kreloc.h"
-#include "kreloc_alloc.h"
-#include "kreloc_call.h"
-#include "kreloc_compat.h"
-#include "kreloc_hooks.h"
+#include "base/base.h"
+#include "symbols/symbols.h"
 #include "lib/kreloc_symstr.h"
-#include "kreloc_arch/kreloc_arch.h"
+#include "base/hooks.h"
 
 KRELOC_CALL_DEFINE(kallsyms_lookup_name);
 KRELOC_CALL_DEFINE(kallsyms_show_value);
+#ifdef CONFIG_KPROBES_ON_FTRACE
+KRELOC_CALL_DEFINE(ftrace_location_range);
+#endif
 
 static struct kprobe kreloc_kp;
 static bool kreloc_kp_registered;
@@ -126,7 +127,7 @@ void kreloc_ksym_exit(void)
 /**
  * kreloc_ksym_prefill() - answers for kreloc_ksym_init_names[] from a walk
  * @addrs:	one per name, its address in vmlinux's kallsyms (0 or
- *		KRELOC_COMPAT_NOT_UNIQUE: ask kallsyms); NULL drops them
+ *		KRELOC_ITER_NOT_UNIQUE: ask kallsyms); NULL drops them
  *
  * A name found once in vmlinux is what kallsyms_lookup_name() answers (it
  * tries vmlinux before the modules).  Init only: not locked.
@@ -136,7 +137,7 @@ void kreloc_ksym_prefill(const u64 *addrs)
 	unsigned int i;
 
 	for (i = 0; i < KRELOC_KSYM_NR_INIT_NAMES; i++)
-		kreloc_ksym_prefilled[i] = addrs && addrs[i] != KRELOC_COMPAT_NOT_UNIQUE ?
+		kreloc_ksym_prefilled[i] = addrs && addrs[i] != KRELOC_ITER_NOT_UNIQUE ?
 					   addrs[i] : 0;
 	kreloc_ksym_have_prefill = addrs;
 }
@@ -164,6 +165,11 @@ int kreloc_ksym_init(void)
 		return ret;
 	}
 	kreloc_hook_mark("kallsyms_lookup_name: sprint_symbol, static_call_update");
+#ifdef CONFIG_KPROBES_ON_FTRACE
+	/* Only where kprobes move to it: on 5.10 every lookup is a walk. */
+	if (kreloc_arch_ftrace_window())
+		kreloc_ksym_install(&KRELOC_CALL(ftrace_location_range));
+#endif
 	return 0;
 }
 
@@ -178,7 +184,7 @@ void kreloc_ksym_init_show_value(void)
 	 * does not have it, kreloc_may_see_addresses() falls back to
 	 * CAP_SYSLOG alone, which is never more permissive.
 	 */
-	int ret = kreloc_call_install(&KRELOC_CALL(kallsyms_show_value));
+	int ret = kreloc_ksym_install(&KRELOC_CALL(kallsyms_show_value));
 
 	kreloc_hook_mark("kallsyms_show_value: lookup, static_call_update");
 	if (ret)
@@ -220,6 +226,26 @@ unsigned long kreloc_ksym_lookup(const char *name)
 			return addr;
 	}
 	return kreloc_call(kallsyms_lookup_name)(name);
+}
+
+int kreloc_ksym_install(struct kreloc_call *c)
+{
+	unsigned long addr = kreloc_ksym_code(c->name);
+
+	return addr ? kreloc_call_set(c, addr) : -ENOENT;
+}
+
+unsigned long kreloc_ksym_probe_entry(unsigned long sym, unsigned long offset)
+{
+	unsigned long site = 0;
+
+#ifdef CONFIG_KPROBES_ON_FTRACE
+	unsigned int w = kreloc_arch_ftrace_window();
+
+	if (!offset && w && kreloc_call_ready(ftrace_location_range))
+		site = kreloc_call(ftrace_location_range)(sym, sym + w);
+#endif
+	return kreloc_arch_probe_entry(sym, offset, site);
 }
 
 unsigned long kreloc_ksym_lookup_fn_addr(void)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kreloc arm64 specifics.
+ * The arm64 specifics.
  *
  * KASLR moves the kernel image as a whole: one displacement is applied to
  * every R_AARCH64_RELATIVE entry of the image, init text included
@@ -30,8 +30,8 @@
 #include <linux/uaccess.h>
 #include <asm/insn.h>
 #include <asm/memory.h>
-#include "kreloc_arch.h"
-#include "../kreloc_compat.h"
+#include "arch/arch.h"
+#include "compat/compat.h"
 
 const char *kreloc_arch_ref_symbol(void)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kreloc_core.c - relocation of the core kernel image.
+ * Relocation of the core kernel image.
  *
  * Each link-time anchor is paired with the runtime address of the same
  * symbol; the deltas are grouped per core section and must agree.  A group
@@ -11,24 +11,74 @@
  * Nothing here prints an address or an offset: the kernel log is readable
  * by more than those kallsyms_show_value() lets see them.  A mismatch names
  * the anchors that disagree; the numbers are in debugfs "anchors".
+ *
+ * The link-time data (kreloc_linked_gen.h) is written at build time by
+ * tools/kreloc-linkgen from the kernel's System.map, the vmlinux inside its
+ * image, or the arch's link base (see the Makefile); it defines
+ * KRELOC_GEN_* and the two tables.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/err.h>
+#include <linux/fs.h>
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/printk.h>
-#include "kreloc.h"
-#include "kreloc_alloc.h"
-#include "kreloc_compat.h"
-#include "kreloc_hooks.h"
+#include "base/base.h"
+#include "compat/compat.h"
+#include "arch/arch.h"
+#include "symbols/symbols.h"
+#include "state/state.h"
 #include "lib/kreloc_symstr.h"
-#include "kreloc_arch/kreloc_arch.h"
+#include "base/hooks.h"
+#include "kreloc_linked_gen.h"
 
 /* Report at most this many disagreeing anchors per group. */
 #define KRELOC_MAX_REPORT	8
 
 static const struct kreloc_core *kreloc_the_core;
+
+#ifdef KRELOC_GEN_HAVE_BUILD_ID
+static const u8 kreloc_gen_build_id[] = { KRELOC_GEN_BUILD_ID };
+#endif
+
+static struct kreloc_linked kreloc_linked = {
+	.source		= KRELOC_GEN_SOURCE,
+	.source_name	= KRELOC_GEN_SOURCE_NAME,
+	.source_file	= KRELOC_GEN_SOURCE_FILE,
+	.release	= KRELOC_GEN_RELEASE,
+#ifdef KRELOC_GEN_HAVE_BUILD_ID
+	.build_id	= kreloc_gen_build_id,
+	.build_id_len	= sizeof(kreloc_gen_build_id),
+#endif
+	.anchors	= kreloc_gen_anchors,
+	.nr_anchors	= ARRAY_SIZE(kreloc_gen_anchors),
+#ifdef KRELOC_GEN_MODULES_LINKED
+	.modules	= KRELOC_GEN_MODULES_LINKED,
+	.have_modules	= true,
+#endif
+};
+
+/* The link-time data of the kernel kreloc was built for. */
+const struct kreloc_linked *kreloc_linked_get(void)
+{
+	unsigned int g;
+
+	for (g = 0; g < KRELOC_NR_GROUPS; g++)
+		kreloc_linked.sec[g] = kreloc_gen_sections[g];
+#ifdef KRELOC_GEN_SOURCE_IS_ARCH
+	/* Only the reference symbol at the arch's link base, if it has one. */
+	kreloc_gen_anchors[0].name = kreloc_arch_ref_symbol();
+	if (kreloc_arch_link_base(&kreloc_gen_anchors[0].linked)) {
+		kreloc_linked.sec[KRELOC_TEXT].start = kreloc_gen_anchors[0].linked;
+		kreloc_linked.sec[KRELOC_TEXT].known = true;
+	} else {
+		kreloc_linked.nr_anchors = 0;
+	}
+#endif
+	return &kreloc_linked;
+}
 
 /**
  * kreloc_core_section_of() - which core section holds a runtime address
@@ -101,6 +151,55 @@ static void kreloc_report_mismatch(const struct kreloc_core *core,
 	if (r->nr_found - r->nr_agree > n)
 		pr_err("  ... %u of %u anchors disagree in all\n",
 		       r->nr_found - r->nr_agree, r->nr_found);
+}
+
+/* The running kernel's GNU build id, from its .notes section. */
+#define KRELOC_NOTES_MAX	65536
+
+static int kreloc_copy_build_id(const void *notes, size_t len, u8 *id)
+{
+	const u8 *bid;
+	int n = kreloc_note_build_id(notes, len, false, &bid);
+
+	if (n > 0)
+		memcpy(id, bid, n);
+	return n;
+}
+
+/*
+ * Without KALLSYMS_ALL (Debian ppc64el) kallsyms has no __start_notes:
+ * read the same bytes from /sys/kernel/notes.
+ */
+static int kreloc_build_id_from_sysfs(u8 *id)
+{
+	struct file *f = filp_open("/sys/kernel/notes", O_RDONLY, 0);
+	loff_t pos = 0;
+	ssize_t n;
+	void *buf;
+	int ret;
+
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	buf = kreloc_zalloc(KRELOC_NOTES_MAX);
+	if (!buf) {
+		filp_close(f, NULL);
+		return -ENOMEM;
+	}
+	n = kernel_read(f, buf, KRELOC_NOTES_MAX, &pos);
+	filp_close(f, NULL);
+	ret = n < 0 ? n : kreloc_copy_build_id(buf, n, id);
+	kfree(buf);
+	return ret;
+}
+
+static int kreloc_running_build_id(u8 *id)
+{
+	unsigned long start = kreloc_ksym_lookup("__start_notes");
+	unsigned long stop = kreloc_ksym_lookup("__stop_notes");
+
+	if (!start || !stop || stop <= start || stop - start > KRELOC_NOTES_MAX)
+		return kreloc_build_id_from_sysfs(id);
+	return kreloc_copy_build_id((const void *)start, stop - start, id);
 }
 
 static int kreloc_check_build_id(struct kreloc_core *core)
@@ -188,7 +287,7 @@ static int kreloc_core_walk(struct kreloc_core *core)
 	u64 *addrs;
 	int ret = -ENOMEM;
 
-	if (!kreloc_compat_core_can_walk())
+	if (!kreloc_iter_core_can_walk())
 		return -EOPNOTSUPP;
 	names = kreloc_zalloc_array(n, sizeof(*names));
 	addrs = kreloc_zalloc_array(n, sizeof(*addrs));
@@ -198,7 +297,7 @@ static int kreloc_core_walk(struct kreloc_core *core)
 		names[i] = l->anchors[i].name;
 	for (i = 0; i < KRELOC_KSYM_NR_INIT_NAMES; i++)
 		names[l->nr_anchors + i] = kreloc_ksym_init_names[i];
-	ret = kreloc_compat_core_lookup_all(names, n, addrs);
+	ret = kreloc_iter_core_lookup_all(names, n, addrs);
 	if (ret)
 		goto out;
 	memcpy(core->runtime, addrs, l->nr_anchors * sizeof(*addrs));
@@ -209,10 +308,10 @@ out:
 	return ret;
 }
 
-/* Anchor @name's answer from the walk of kreloc_compat_core_lookup_all(). */
+/* Anchor @name's answer from the walk of kreloc_iter_core_lookup_all(). */
 static u64 kreloc_core_walked(const char *name, u64 addr)
 {
-	if (addr == KRELOC_COMPAT_NOT_UNIQUE) {
+	if (addr == KRELOC_ITER_NOT_UNIQUE) {
 		pr_info("anchor %s is not unique in kallsyms, skipped\n", name);
 		return 0;
 	}

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kreloc powerpc specifics.
+ * The powerpc specifics.
  *
  * ppc64 links _text at KERNELBASE and relocates the whole image: by
  * kernstart_virt_addr - KERNELBASE with Book-E KASLR, and on Book3S-64 to
@@ -10,16 +10,13 @@
  * calling code through a pointer needs a descriptor holding the entry and
  * the kernel TOC.
  */
-#include <linux/ftrace.h>
 #include <linux/string.h>
 #include <linux/printk.h>
 #include <asm/page.h>
 #include <asm/sections.h>
 #include <linux/uaccess.h>
-#include "kreloc_arch.h"
-#include "../kreloc.h"
-#include "../kreloc_call.h"
-#include "../lib/kreloc_ppc.h"
+#include "arch/arch.h"
+#include "lib/kreloc_ppc.h"
 
 bool kreloc_arch_link_base(u64 *base)
 {
@@ -79,39 +76,24 @@ bool kreloc_arch_dot_symbols(void)
 /*
  * ELFv2: plain function pointers (calling the global entry sets up r2 from
  * r12) and no dot symbols, as in generic.c; an offset-0 probe moves.
+ * kprobes look for the ftrace call site in a function's first 16 bytes
+ * (arch/powerpc/kernel/kprobes.c), where the kernel can probe on ftrace.
  */
-#ifdef CONFIG_KPROBES_ON_FTRACE
-KRELOC_CALL_DEFINE(ftrace_location_range);
-
-void kreloc_arch_init(void)
+unsigned int kreloc_arch_ftrace_window(void)
 {
-	kreloc_call_install(&KRELOC_CALL(ftrace_location_range));
+	return IS_ENABLED(CONFIG_PPC64) && IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) ? 16 : 0;
 }
-
-static unsigned long kreloc_ftrace_site(unsigned long sym)
-{
-	if (!kreloc_call_ready(ftrace_location_range))
-		return 0;
-	return kreloc_call(ftrace_location_range)(sym, sym + 16);
-}
-#else
-static unsigned long kreloc_ftrace_site(unsigned long sym)
-{
-	return 0;
-}
-#endif
 
 /* As the ELFv2 part of arch/powerpc/kernel/kprobes.c:kprobe_lookup_name(). */
-unsigned long kreloc_arch_probe_entry(unsigned long sym, unsigned long offset)
+unsigned long kreloc_arch_probe_entry(unsigned long sym, unsigned long offset,
+				      unsigned long ftrace_site)
 {
 	u32 insn[2];
-	unsigned long faddr;
 
 	if (offset || !IS_ENABLED(CONFIG_PPC64))
 		return sym;
-	faddr = kreloc_ftrace_site(sym);
-	if (faddr)
-		return faddr;
+	if (ftrace_site)
+		return ftrace_site;
 	if (get_kernel_nofault(insn[0], (u32 *)sym) ||
 	    get_kernel_nofault(insn[1], (u32 *)sym + 1))
 		return sym;

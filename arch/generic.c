@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kreloc arch defaults, always linked; an architecture's file overrides
+ * The architecture defaults, always linked; an architecture's file overrides
  * what differs.  With no override: _text as the reference symbol, no link
  * base constant, no kernel-provided offset, plain function pointers that
  * may be called indirectly, no assumption that all sections move together,
@@ -8,7 +8,7 @@
  */
 #include <linux/compiler.h>
 #include <linux/string.h>
-#include "kreloc_arch.h"
+#include "arch/arch.h"
 
 const char * __weak kreloc_arch_ref_symbol(void)
 {
@@ -46,8 +46,9 @@ bool __weak kreloc_arch_single_delta(void)
 	return false;
 }
 
-void __weak kreloc_arch_init(void)
+unsigned int __weak kreloc_arch_ftrace_window(void)
 {
+	return 0;
 }
 
 bool __weak kreloc_arch_dot_symbols(void)
@@ -55,7 +56,8 @@ bool __weak kreloc_arch_dot_symbols(void)
 	return false;
 }
 
-unsigned long __weak kreloc_arch_probe_entry(unsigned long sym, unsigned long offset)
+unsigned long __weak kreloc_arch_probe_entry(unsigned long sym, unsigned long offset,
+					     unsigned long ftrace_site)
 {
 	return sym;
 }

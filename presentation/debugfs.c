@@ -1,25 +1,42 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kreloc_debugfs.c - /sys/kernel/debug/kreloc/: info, sections, anchors,
- * modules and module/NAME.
+ * /sys/kernel/debug/kreloc/: info, sections,
+ * anchors, modules, module/NAME and lookup.
  *
- * Every file is 0400 and additionally checks the opener's credentials on
- * open and on every read, like /sys/module/X/sections does; a reader who may
- * not see kernel addresses gets -EPERM instead of zeros.
+ * Every file is 0400 (lookup 0600) and additionally checks the opener's
+ * credentials on open and on every read, like /sys/module/X/sections does;
+ * a reader who may not see kernel addresses gets -EPERM instead of zeros.
+ *
+ * The files of module/ are this layer's too: state/modules.c tells it of
+ * each record made and dropped (kreloc_modules_listen()), and it keeps one
+ * file per record (NAME@LOAD_GEN) and one per name (NAME, the newest).
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <linux/utsname.h>
-#include "kreloc.h"
-#include "kreloc_call.h"
-#include "kreloc_modules.h"
-#include "kreloc_lookup.h"
-#include "kreloc_arch/kreloc_arch.h"
+#include "base/base.h"
+#include "compat/compat.h"
+#include "arch/arch.h"
+#include "symbols/symbols.h"
+#include "state/state.h"
+#include "presentation/presentation.h"
 
 static struct dentry *kreloc_dir, *kreloc_module_dir;
 static const struct kreloc_core *kreloc_dbg_core;
+
+/* debugfs files under module/: one per record, one per name. */
+struct kreloc_mfile {
+	struct list_head node;
+	char name[MODULE_NAME_LEN + 24];
+	struct dentry *dentry;
+};
+
+/* Only the modules' listener calls touch it, serialised by their event lock. */
+static LIST_HEAD(kreloc_mfiles);
 
 /**
  * kreloc_seq_num() - print one space-separated field of a debugfs line
@@ -28,7 +45,7 @@ static const struct kreloc_core *kreloc_dbg_core;
  * @v:		the value
  * @hex:	"0x%llx" if true, else decimal
  */
-void kreloc_seq_num(struct seq_file *m, bool valid, unsigned long long v, bool hex)
+static void kreloc_seq_num(struct seq_file *m, bool valid, unsigned long long v, bool hex)
 {
 	if (!valid)
 		seq_puts(m, " -");
@@ -36,43 +53,6 @@ void kreloc_seq_num(struct seq_file *m, bool valid, unsigned long long v, bool h
 		seq_printf(m, " 0x%llx", v);
 	else
 		seq_printf(m, " %llu", v);
-}
-
-/*
- * The errnos kreloc itself returns or records, named for kernels built
- * without CONFIG_SYMBOLIC_ERRNAME, whose %pe prints only the number.
- */
-#define KRELOC_ERRNO(e) { e, #e }
-static const struct {
-	int err;
-	const char *name;
-} kreloc_errnos[] = {
-	KRELOC_ERRNO(EPERM), KRELOC_ERRNO(ENOENT), KRELOC_ERRNO(EIO),
-	KRELOC_ERRNO(ENOMEM), KRELOC_ERRNO(EFAULT), KRELOC_ERRNO(EINVAL),
-	KRELOC_ERRNO(ENODATA), KRELOC_ERRNO(EPROTO), KRELOC_ERRNO(ENOTUNIQ),
-	KRELOC_ERRNO(EOPNOTSUPP),
-};
-
-/**
- * kreloc_errname() - an errno's name, as the kernel's %pe prints it
- * @err:	a negative errno
- * @buf:	KRELOC_ERRNAME_LEN bytes
- *
- * Without CONFIG_SYMBOLIC_ERRNAME, where %pe prints the number, the errnos
- * kreloc uses are still named; any other is printed as its number.
- *
- * Return: the name without its '-' ("ENOENT"), in @buf or static.
- */
-const char *kreloc_errname(int err, char *buf)
-{
-	size_t i;
-
-	if (!IS_ENABLED(CONFIG_SYMBOLIC_ERRNAME))
-		for (i = 0; i < ARRAY_SIZE(kreloc_errnos); i++)
-			if (-err == kreloc_errnos[i].err)
-				return kreloc_errnos[i].name;
-	snprintf(buf, KRELOC_ERRNAME_LEN, "%pe", ERR_PTR(err));
-	return buf[0] == '-' ? buf + 1 : buf;
 }
 
 static int kreloc_info_show(struct seq_file *m, void *v)
@@ -169,16 +149,70 @@ static int kreloc_anchors_show(struct seq_file *m, void *v)
 	return 0;
 }
 
+static void kreloc_show_rec_line(const struct kreloc_mrec *rec, void *data)
+{
+	const struct kreloc_region *t = &rec->regions[KRELOC_R_TEXT];
+	struct seq_file *m = data;
+
+	seq_printf(m, "%s %s", rec->name, kreloc_mstate_name(rec->state));
+	kreloc_seq_num(m, t->size, t->base, true);
+	kreloc_seq_num(m, t->size, t->size, true);
+	kreloc_seq_num(m, true, rec->load_gen, false);
+	kreloc_seq_num(m, rec->unload_gen, rec->unload_gen, false);
+	if (rec->build_id_len)
+		seq_printf(m, " %*phN\n", rec->build_id_len, rec->build_id);
+	else
+		seq_puts(m, " -\n");
+}
+
 static int kreloc_modules_show(struct seq_file *m, void *v)
 {
-	kreloc_modules_show_list(m);
+	seq_puts(m, "# NAME STATE TEXT_BASE TEXT_SIZE LOAD_GEN UNLOAD_GEN BUILD_ID\n");
+	kreloc_modules_for_each(kreloc_show_rec_line, m);
 	return 0;
+}
+
+static bool kreloc_is_percpu_section(const char *name)
+{
+	return !strcmp(name, ".data..percpu");
+}
+
+static void kreloc_show_rec(const struct kreloc_mrec *rec, void *data)
+{
+	char err[KRELOC_ERRNAME_LEN];
+	struct seq_file *m = data;
+	int r, i;
+
+	seq_printf(m, "# module %s state %s load_gen %llu unload_gen ", rec->name,
+		   kreloc_mstate_name(rec->state), rec->load_gen);
+	kreloc_seq_num(m, rec->unload_gen, rec->unload_gen, false);
+	seq_putc(m, '\n');
+	if (!rec->init_seen)
+		seq_puts(m, "# init regions not recorded: initialised before kreloc was loaded\n");
+	seq_puts(m, "# KIND NAME ADDRESS SIZE STATE\n");
+	for (r = 0; r < KRELOC_NR_REGIONS; r++) {
+		const struct kreloc_region *reg = &rec->regions[r];
+
+		if (!reg->size)
+			continue;
+		seq_printf(m, "region %s 0x%lx 0x%lx %s\n", kreloc_region_name(r),
+			   reg->base, reg->size, kreloc_mrec_mem_state(rec, r));
+	}
+	if (rec->nr_sects < 0)
+		seq_printf(m, "# sections unknown (%s)\n", kreloc_errname(rec->nr_sects, err));
+	for (i = 0; i < rec->nr_sects; i++) {
+		const struct kreloc_msect *s = &rec->sects[i];
+
+		seq_printf(m, "section %s 0x%lx - %s\n", s->name, s->addr,
+			   kreloc_is_percpu_section(s->name) ? "live" :
+			   kreloc_mrec_mem_state(rec, kreloc_mrec_region_of(rec, s->addr)));
+	}
 }
 
 /* module/NAME and module/NAME@GEN: the record is looked up by file name. */
 static int kreloc_module_show(struct seq_file *m, void *v)
 {
-	return kreloc_modules_show_one(m, m->file->f_path.dentry->d_name.name);
+	return kreloc_modules_with(m->file->f_path.dentry->d_name.name, kreloc_show_rec, m);
 }
 
 struct kreloc_file {
@@ -222,6 +256,68 @@ static const struct file_operations kreloc_fops = {
 };
 
 /*
+ * Module files come and go while they may be open.  Without debugfs's
+ * proxy a read after removal reaches kreloc_module_show(), which finds no
+ * record and answers -ENOENT instead of the proxy's -EIO.  That is safe:
+ * i_private is static and fops->owner pins kreloc while a file is open.
+ */
+static void kreloc_mfile_add(const char *name)
+{
+	struct kreloc_mfile *f;
+
+	list_for_each_entry(f, &kreloc_mfiles, node)
+		if (!strcmp(f->name, name))
+			return;
+	/* Out of memory: the record stays in "modules", without its file. */
+	f = kreloc_zalloc(sizeof(*f));
+	if (!f)
+		return;
+	strscpy(f->name, name, sizeof(f->name));
+	f->dentry = debugfs_create_file_unsafe(f->name, 0400, kreloc_module_dir,
+					       (void *)&kreloc_module_file, &kreloc_fops);
+	list_add_tail(&f->node, &kreloc_mfiles);
+}
+
+static void kreloc_mfile_del(const char *name)
+{
+	struct kreloc_mfile *f;
+
+	list_for_each_entry(f, &kreloc_mfiles, node) {
+		if (!strcmp(f->name, name)) {
+			list_del(&f->node);
+			debugfs_remove(f->dentry);
+			kfree(f);
+			return;
+		}
+	}
+}
+
+/* A new record: its NAME@GEN file, and NAME if no record had the name. */
+static void kreloc_mfiles_added(const char *name, u64 gen)
+{
+	char buf[MODULE_NAME_LEN + 24];
+
+	kreloc_mfile_add(name);
+	snprintf(buf, sizeof(buf), "%s@%llu", name, gen);
+	kreloc_mfile_add(buf);
+}
+
+static void kreloc_mfiles_dropped(const char *name, u64 gen, bool last)
+{
+	char buf[MODULE_NAME_LEN + 24];
+
+	snprintf(buf, sizeof(buf), "%s@%llu", name, gen);
+	kreloc_mfile_del(buf);
+	if (last)
+		kreloc_mfile_del(name);
+}
+
+static const struct kreloc_modules_listener kreloc_mfiles_listener = {
+	.added		= kreloc_mfiles_added,
+	.dropped	= kreloc_mfiles_dropped,
+};
+
+/*
  * Publish the files: the last step of kreloc's init, after every step that
  * can fail.  A file opened while a module's init runs pins nothing (the
  * module is COMING, try_module_get() succeeds, and a failing init frees
@@ -256,7 +352,7 @@ int kreloc_debugfs_init(const struct kreloc_core *core)
 	d = debugfs_create_file("lookup", 0600, kreloc_dir, NULL, &kreloc_lookup_fops);
 	if (IS_ERR(d))
 		goto fail;
-	kreloc_modules_publish();
+	kreloc_modules_listen(&kreloc_mfiles_listener);
 	return 0;
 fail:
 	debugfs_remove_recursive(kreloc_dir);
@@ -265,25 +361,15 @@ fail:
 	return PTR_ERR(d);
 }
 
-/*
- * Module files come and go while they may be open.  Without debugfs's
- * proxy a read after removal reaches kreloc_module_show(), which finds no
- * record and answers -ENOENT instead of the proxy's -EIO.  That is safe:
- * i_private is static and fops->owner pins kreloc while a file is open.
- */
-struct dentry *kreloc_debugfs_module_file(const char *name)
-{
-	return debugfs_create_file_unsafe(name, 0400, kreloc_module_dir,
-					  (void *)&kreloc_module_file, &kreloc_fops);
-}
-
-void kreloc_debugfs_remove(struct dentry *dentry)
-{
-	debugfs_remove(dentry);
-}
-
 void kreloc_debugfs_exit(void)
 {
+	struct kreloc_mfile *f, *tmp;
+
+	kreloc_modules_listen(NULL);
 	debugfs_remove_recursive(kreloc_dir);
 	kreloc_dir = NULL;
+	list_for_each_entry_safe(f, tmp, &kreloc_mfiles, node) {
+		list_del(&f->node);
+		kfree(f);
+	}
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kreloc_modsect.c - per-ELF-section addresses of a module.
+ * Per-ELF-section addresses of a module.
  *
  * The kernel keeps them only in mod->sect_attrs, whose type is private to
  * kernel/module/sysfs.c (the source of /sys/module/X/sections/).  It has
@@ -32,8 +32,8 @@
 #include <linux/string.h>
 #include <linux/sysfs.h>
 #include <linux/uaccess.h>
-#include "kreloc_modsect.h"
-#include "kreloc_alloc.h"
+#include "base/base.h"
+#include "state/state.h"
 #include "lib/kreloc_note.h"
 
 /* v5.8 .. v6.13 */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kreloc_call.c - installing the kernel functions kreloc calls by name.
+ * The static calls through which kreloc calls the kernel
+ * functions it finds by name.
  *
  * On x86_64 (CONFIG_HAVE_STATIC_CALL_INLINE) static_call_update() text-
  * pokes the trampoline and every call site into a direct call or jmp
@@ -16,8 +17,7 @@
 #include <linux/mutex.h>
 #include <linux/printk.h>
 #include <linux/seq_file.h>
-#include "kreloc.h"
-#include "kreloc_call.h"
+#include "symbols/symbols.h"
 
 static LIST_HEAD(kreloc_calls);
 static DEFINE_MUTEX(kreloc_calls_lock);
@@ -40,13 +40,6 @@ int kreloc_call_set(struct kreloc_call *c, unsigned long addr)
 	WRITE_ONCE(c->addr, addr);
 	mutex_unlock(&kreloc_calls_lock);
 	return 0;
-}
-
-int kreloc_call_install(struct kreloc_call *c)
-{
-	unsigned long addr = kreloc_ksym_code(c->name);
-
-	return addr ? kreloc_call_set(c, addr) : -ENOENT;
 }
 
 void kreloc_call_show(struct seq_file *m)
