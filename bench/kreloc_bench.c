@@ -288,7 +288,7 @@ static void bench_profile(const char *hooks, const char *params, const char *wha
 		const char *log, *p;
 		int step = 0;
 
-		/* Only this load's lines: the last "time start" onwards. */
+		/* Only this load's lines: from its first mark onwards. */
 		total[i] = load_time(hooks, "kreloc", params);
 		syscall(SYS_delete_module, "kreloc", O_NONBLOCK);
 		if (total[i] < 0)
@@ -296,7 +296,7 @@ static void bench_profile(const char *hooks, const char *params, const char *wha
 		log = kmsg();
 		p = log;
 		for (const char *q = log; (q = strstr(q, "kreloc: test: time ")); q++)
-			if (strstr(q, "time before register_kprobe") == q + 14)
+			if (strstr(q, "time register_module_notifier") == q + 14)
 				p = q;
 		for (; (p = strstr(p, "kreloc: test: time ")); p++) {
 			char name[96];

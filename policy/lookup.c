@@ -87,14 +87,17 @@ static unsigned long kreloc_resolve_name(const char *name)
  * an offset-0 lookup returns the ftrace site or the local entry point.
  * Never returns a function descriptor address.
  *
+ * Context: process context; may sleep: right after kreloc is loaded it
+ * waits for kreloc's setup.
+ *
  * Return: the address the offset is to be added to, or 0 if not found
- * (or out of memory).
+ * (or out of memory, or kreloc's setup failed).
  */
 unsigned long kreloc_kprobe_lookup_name(const char *name, unsigned int offset)
 {
 	unsigned long addr;
 
-	if (!name)
+	if (!name || kreloc_setup_wait())
 		return 0;
 	/* A bare name with no dot twin to try first: looked up as it is. */
 	if (!kreloc_arch_dot_symbols() && kreloc_spec_plain(name))

@@ -232,7 +232,12 @@ static const struct kreloc_file kreloc_module_file = { NULL, kreloc_module_show 
 static int kreloc_open(struct inode *inode, struct file *file)
 {
 	const struct kreloc_file *f;
+	int ret;
 
+	/* The setup's end, or its errno: the files exist before it is done. */
+	ret = kreloc_setup_wait();
+	if (ret)
+		return ret;
 	if (!kreloc_may_see_addresses(file))
 		return -EPERM;
 	f = inode->i_private;
@@ -322,7 +327,8 @@ static const struct kreloc_modules_listener kreloc_mfiles_listener = {
  * can fail.  A file opened while a module's init runs pins nothing (the
  * module is COMING, try_module_get() succeeds, and a failing init frees
  * the module whatever its count), so no file may exist before init can no
- * longer fail.  Nothing here fails once the directory exists.
+ * longer fail.  Nothing here fails once the directory exists.  An open
+ * waits until kreloc's setup work is done.
  */
 int kreloc_debugfs_init(const struct kreloc_core *core)
 {

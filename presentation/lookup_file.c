@@ -23,6 +23,7 @@
 #include <linux/uaccess.h>
 #include "base/base.h"
 #include "symbols/symbols.h"
+#include "state/state.h"
 #include "policy/policy.h"
 #include "presentation/presentation.h"
 
@@ -36,7 +37,10 @@ struct kreloc_lookup_state {
 static int kreloc_lookup_open(struct inode *inode, struct file *file)
 {
 	struct kreloc_lookup_state *st;
+	int ret = kreloc_setup_wait();
 
+	if (ret)
+		return ret;
 	if (!kreloc_may_see_addresses(file))
 		return -EPERM;
 	st = kreloc_zalloc(sizeof(*st));

@@ -19,6 +19,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/completion.h>
 #include <linux/err.h>
 #include <linux/fs.h>
 #include <linux/kallsyms.h>
@@ -38,6 +39,22 @@
 #define KRELOC_MAX_REPORT	8
 
 static const struct kreloc_core *kreloc_the_core;
+
+static DECLARE_COMPLETION(kreloc_setup_completion);
+static int kreloc_setup_err;
+
+void kreloc_setup_done(int err)
+{
+	WRITE_ONCE(kreloc_setup_err, err);
+	complete_all(&kreloc_setup_completion);
+}
+
+int kreloc_setup_wait(void)
+{
+	if (wait_for_completion_killable(&kreloc_setup_completion))
+		return -EINTR;
+	return READ_ONCE(kreloc_setup_err);
+}
 
 #ifdef KRELOC_GEN_HAVE_BUILD_ID
 static const u8 kreloc_gen_build_id[] = { KRELOC_GEN_BUILD_ID };

@@ -9,7 +9,9 @@
  * the kernel frees the init regions), and moves it to a bounded history at
  * GOING.  The record turns "gone" once the module has left the kernel's
  * module list.  Modules that were live before kreloc are found on that list
- * (kreloc_scan_modules() says why that is safe).
+ * by kreloc's setup work, after its ->init (kreloc_scan_modules() says why
+ * that is safe); one that goes before the scan meets it is recorded as it
+ * goes.
  *
  * Locking: kreloc_mod_lock protects the records, the lists and the
  * generation; readers take only it.  kreloc_event_lock serialises the
@@ -312,19 +314,37 @@ static void kreloc_mod_live(struct module *mod)
 
 static void kreloc_mod_going(struct module *mod)
 {
+	struct kreloc_mrec *rec, *unseen = NULL;
 	struct kreloc_msect *sects = NULL;
-	struct kreloc_mrec *rec;
+	bool added = false;
 	int n = -ENOENT;
 
 	mutex_lock(&kreloc_event_lock);
 	mutex_lock(&kreloc_mod_lock);
 	rec = kreloc_find_live(mod);
-	if (rec && rec->nr_sects < 0) {
-		/* A load that failed after sysfs setup still has its sections. */
+	if (!rec || rec->nr_sects < 0) {
+		/*
+		 * A load that failed after sysfs setup still has its sections.
+		 * A module kreloc has no record of was loaded before kreloc's
+		 * notifier and not (yet) met by the scan: it is recorded now,
+		 * as it goes, with its core regions and sections.
+		 */
 		mutex_unlock(&kreloc_mod_lock);
 		n = kreloc_modsect_copy(mod, &sects);
+		if (!rec)
+			unseen = kreloc_mrec_new(mod, false);
 		mutex_lock(&kreloc_mod_lock);
 		rec = kreloc_find_live(mod);
+		if (!rec && unseen) {
+			rec = unseen;
+			unseen = NULL;
+			rec->load_gen = ++kreloc_gen;
+			list_add_tail(&rec->node, &kreloc_live);
+			added = true;
+		} else if (!rec) {
+			atomic_inc(&kreloc_modules_lost);
+			pr_warn_ratelimited("out of memory recording module %s\n", mod->name);
+		}
 	}
 	if (rec) {
 		if (rec->nr_sects < 0 && n > 0) {
@@ -340,6 +360,11 @@ static void kreloc_mod_going(struct module *mod)
 		kreloc_nr_history++;
 	}
 	mutex_unlock(&kreloc_mod_lock);
+	/* Only kreloc_trim_history(), below and under this lock, frees it. */
+	if (added)
+		kreloc_tell_added(rec->name, rec->load_gen);
+	if (unseen)
+		kreloc_mrec_free(unseen);
 	if (sects)
 		kreloc_modsect_free(sects, n);
 	kreloc_trim_history();
@@ -500,7 +525,8 @@ const char *kreloc_modules_list_source(void)
  *     (forced or not; it requires LIVE), first sets it GOING and then
  *     calls the GOING notifiers, free_module() only after them;
  *   - kreloc's notifier is registered before the scan, and its GOING
- *     handler takes kreloc_mod_lock, which the scan holds throughout; so a
+ *     handler takes kreloc_mod_lock (and kreloc_event_lock before it),
+ *     which the scan holds throughout; so a
  *     module the scan saw LIVE cannot be freed, nor its sect_attrs torn
  *     down (mod_sysfs_teardown() in free_module()), until the scan is done;
  *   - the state is set GOING before the notifier chain runs (and the chain
@@ -530,11 +556,12 @@ const char *kreloc_modules_list_source(void)
 static int kreloc_scan_modules(void)
 {
 	struct module *mod = list_entry(kreloc_module_list, struct module, list);
-	struct kreloc_mrec *rec, *tmp;
+	struct kreloc_mrec *rec, *tmp, *first = NULL;
 	LIST_HEAD(found);
 	bool live;
 	int ret = 0;
 
+	mutex_lock(&kreloc_event_lock);
 	mutex_lock(&kreloc_mod_lock);
 	for (;;) {
 		live = false;
@@ -575,9 +602,16 @@ static int kreloc_scan_modules(void)
 			continue;
 		}
 		rec->load_gen = ++kreloc_gen;
+		first = first ?: rec;
 		list_move_tail(&rec->node, &kreloc_live);
 	}
 	mutex_unlock(&kreloc_mod_lock);
+	/* The live list changes only under kreloc_event_lock, held here. */
+	rec = first;
+	if (rec)
+		list_for_each_entry_from(rec, &kreloc_live, node)
+			kreloc_tell_added(rec->name, rec->load_gen);
+	mutex_unlock(&kreloc_event_lock);
 	kreloc_hook_scan_done();
 	return ret;
 }

@@ -60,6 +60,15 @@ struct kreloc_core {
 };
 
 int kreloc_core_init(struct kreloc_core *core);
+
+/*
+ * kreloc's setup (kreloc_main.c) runs after its ->init, in a work item.
+ * kreloc_setup_done() says it has ended, with 0 or the errno it failed
+ * with; kreloc_setup_wait() waits for that (killable) and returns it, or
+ * -EINTR.  Everything that reads the state waits first.
+ */
+void kreloc_setup_done(int err);
+int kreloc_setup_wait(void);
 void kreloc_core_exit(struct kreloc_core *core);
 const char *kreloc_core_section_of(unsigned long addr);
 bool kreloc_core_kernel_offset(u64 *off);

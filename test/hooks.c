@@ -5,8 +5,9 @@
  *
  *   test_fail_alloc=N     the Nth kreloc allocation from now fails (then 0);
  *                         writable at run time in /sys/module/kreloc/parameters
- *   test_fail_after=STEP  kreloc_init() fails with ENOTRECOVERABLE after STEP
- *                         (params, calls, core, modules)...
+ *   test_fail_after=STEP  fail with ENOTRECOVERABLE after STEP: kreloc_init()
+ *                         after params, the setup work after calls, core
+ *                         or modules...
  *   test_fail_delay_ms=M  ...after sleeping M ms there
  *   test_scan_delay_ms=M  the initial module scan sleeps M ms once, holding
  *                         the first live module it met, before reading it
@@ -29,7 +30,8 @@
  *                         names, in the kernel, and print both (make bench)
  *
  * The test builds also say in dmesg which modules the scan met, and how
- * long each step of init took (kreloc_hook_mark(), for profiling).
+ * long each step of init and of the setup took (kreloc_hook_mark(), for
+ * profiling).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -109,7 +111,7 @@ int kreloc_hook_init_step(const char *step)
 		return 0;
 	if (test_fail_delay_ms)
 		msleep(test_fail_delay_ms);
-	pr_info("test: init fails after step %s\n", step);
+	pr_info("test: fails after step %s\n", step);
 	return -ENOTRECOVERABLE;
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kreloc_init_test - a failing kreloc init leaves nothing behind and no
- * file that was open across it.
+ * file that was open across it; a failing setup leaves files that say so.
  *
  *   kreloc_init_test --hooks-ko kreloc-hooks.ko
  *
@@ -9,10 +9,15 @@
  * module is COMING, try_module_get() succeeds, and when init fails the
  * kernel frees the module whatever its reference count.  Closing such a
  * file afterwards calls into freed code.  So kreloc creates its files only
- * after every step that can fail.  With the test build's
- * test_fail_after=STEP test_fail_delay_ms=M, init sleeps M ms after STEP
- * and fails; meanwhile this test opens every file it can find and holds
- * it across the failure, then reads and closes it.  Output is KTAP.
+ * after every step of init that can fail.  With the test build's
+ * test_fail_after=params test_fail_delay_ms=M, init sleeps M ms after
+ * checking its parameters and fails; meanwhile this test opens every file
+ * it can find and holds it across the failure, then reads and closes it.
+ *
+ * The other steps (calls, core, modules) are kreloc's setup, a work item
+ * after init: there the load succeeds, an open waits for the setup and
+ * then fails with its errno (ENOTRECOVERABLE, the hook's), dmesg says the
+ * setup failed, and kreloc unloads cleanly.  Output is KTAP.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -23,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "kselftest.h"
@@ -30,7 +36,7 @@
 
 #define MAX_FDS 256
 
-static const char * const steps[] = { "params", "calls", "core", "modules" };
+static const char * const setup_steps[] = { "calls", "core", "modules" };
 
 static int fds[MAX_FDS], nr_fds;
 static char opened[MAX_FDS][64];
@@ -86,7 +92,7 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void fail_after(const char *ko, const char *step)
+static void fail_in_init(const char *ko, const char *step)
 {
 	char params[128], buf[256], *log;
 	long long seq;
@@ -119,6 +125,67 @@ static void fail_after(const char *ko, const char *step)
 			 step, err > 0 ? strerror(err) : err ? "?" : "loaded");
 }
 
+/* Open @path in a child (it blocks until the setup is done): its errno or 0. */
+static int open_errno_async(const char *path)
+{
+	int pid = fork();
+
+	if (!pid) {
+		int fd = open(path, O_RDONLY);
+
+		_exit(fd < 0 ? errno : 0);
+	}
+	return pid;
+}
+
+static int wait_errno(int pid)
+{
+	int st;
+
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+static void fail_in_setup(const char *ko, const char *step)
+{
+	char params[128], *log;
+	int err, early, late, lookup, splat, said, gone;
+	long long seq;
+	struct stat st;
+	int pid, fd;
+
+	free(kr_kmsg(-1, &seq));
+	kr_unload_module("kreloc");
+	snprintf(params, sizeof(params), "test_fail_after=%s test_fail_delay_ms=1500", step);
+	err = kr_load_module(ko, params) ? errno : 0;
+	/* Right after the load, while the setup sleeps: the open waits for it. */
+	pid = open_errno_async(KRELOC_DIR "/info");
+	early = wait_errno(pid);
+	fd = open(KRELOC_DIR "/sections", O_RDONLY);
+	late = fd < 0 ? errno : 0;
+	if (fd >= 0)
+		close(fd);
+	fd = open(KRELOC_DIR "/lookup", O_RDWR);
+	lookup = fd < 0 ? errno : 0;
+	if (fd >= 0)
+		close(fd);
+	gone = !kr_unload_module("kreloc") && stat(KRELOC_DIR, &st);
+	log = kr_kmsg(seq, NULL);
+	said = log && strstr(log, "kreloc: setup failed (ENOTRECOVERABLE)");
+	splat = !log || kr_kmsg_splat(log);
+	if ((splat || !said) && log)
+		ksft_print_msg("dmesg:\n%s", log);
+	free(log);
+	ksft_print_msg("setup failing after %s: load %s; info opened during the setup: %s; sections, lookup after: %s, %s\n",
+		       step, err ? strerror(err) : "ok", strerror(early), strerror(late),
+		       strerror(lookup));
+	ksft_test_result(!err && early == ENOTRECOVERABLE && late == ENOTRECOVERABLE &&
+			 lookup == ENOTRECOVERABLE && said && gone && !splat,
+			 "setup failing after step %s: the load succeeds, every open answers ENOTRECOVERABLE (one made during the setup too), dmesg says so, kreloc unloads, no Oops\n",
+			 step);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -141,10 +208,11 @@ int main(int argc, char **argv)
 		ksft_exit_fail_msg("usage: --hooks-ko KO\n");
 	if (geteuid())
 		ksft_exit_skip("must be run as root\n");
-	ksft_set_plan(ARRAY_SIZE(steps) + 2);
+	ksft_set_plan(ARRAY_SIZE(setup_steps) + 3);
 
-	for (i = 0; i < ARRAY_SIZE(steps); i++)
-		fail_after(ko, steps[i]);
+	fail_in_init(ko, "params");
+	for (i = 0; i < ARRAY_SIZE(setup_steps); i++)
+		fail_in_setup(ko, setup_steps[i]);
 
 	kr_unload_module("kreloc");
 	errno = 0;
