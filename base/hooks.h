@@ -26,7 +26,6 @@ void kreloc_hook_scan_done(void);
 bool kreloc_hook_call_decoy(void);
 bool kreloc_hook_leak_offset(void);
 void kreloc_hook_mark(const char *what);
-bool kreloc_hook_kprobe_now(void);
 bool kreloc_hook_anchors_by_name(void);
 #else
 static inline bool kreloc_hook_fail_alloc(void)
@@ -59,11 +58,6 @@ static inline bool kreloc_hook_leak_offset(void)
 
 static inline void kreloc_hook_mark(const char *what)
 {
-}
-
-static inline bool kreloc_hook_kprobe_now(void)
-{
-	return false;
 }
 
 static inline bool kreloc_hook_anchors_by_name(void)

@@ -376,8 +376,7 @@ int main(int argc, char **argv)
 	}
 	setlinebuf(stdout);
 	bench_load(argv[1], argv[2], argv[4]);
-	bench_profile(argv[3], "", "kprobe kept until exit");
-	bench_profile(argv[3], "test_kprobe_now=1", "kprobe unregistered during init");
+	bench_profile(argv[3], "", "init and setup");
 	bench_profile(argv[3], "test_anchors_by_name=1", "every anchor looked up by name");
 	bench_lookup_kernel(argv[3]);
 	if (load_time(argv[1], "kreloc", "") < 0)

@@ -13,9 +13,11 @@
  * is armed must be disarmed, and a disarm that fails (seen under fault
  * injection: "Failed to disarm kprobe-ftrace", error -12) leaves it in the
  * kernel's tables after unregister_kprobe(), where the next module load
- * crashes in kprobes_module_callback().  Unregistering waits for an RCU
- * grace period, the largest single cost of loading kreloc (README, "Load
- * time"), so the kprobe stays registered, disabled, until kreloc_ksym_exit().
+ * crashes in kprobes_module_callback().  Once kallsyms_lookup_name is
+ * known the kprobe has done its work and is unregistered at once: that
+ * waits for an RCU grace period (15 ms seen), which costs nothing at
+ * insmod, since all this runs in kreloc's setup work, and leaves nothing
+ * of kreloc's in /sys/kernel/debug/kprobes/list.
  *
  * kallsyms_lookup_name and kallsyms_show_value are called through static
  * calls (symbols.h), never through a pointer.
@@ -58,6 +60,14 @@ const char * const kreloc_ksym_init_names[KRELOC_KSYM_NR_INIT_NAMES] = {
 static u64 kreloc_ksym_prefilled[KRELOC_KSYM_NR_INIT_NAMES];
 static bool kreloc_ksym_have_prefill;
 
+/* Unregister the kprobe, if it still is. */
+static void kreloc_ksym_release(void)
+{
+	if (kreloc_kp_registered)
+		unregister_kprobe(&kreloc_kp);
+	kreloc_kp_registered = false;
+}
+
 /*
  * Code start of @name, found through a kprobe that is never armed and
  * normalised to the symbol start.  Returns 0 or a negative errno.
@@ -83,11 +93,9 @@ static int kreloc_kprobe_symbol_start(const char *name, unsigned long *start)
 	}
 	kreloc_kp_registered = true;
 	addr = (unsigned long)kreloc_kp.addr;
-	if (kreloc_hook_kprobe_now()) {
-		/* make bench: what unregistering at once would cost. */
-		kreloc_ksym_exit();
-		kreloc_hook_mark("unregister_kprobe");
-	}
+	/* The probe address is all it was for. */
+	kreloc_ksym_release();
+	kreloc_hook_mark("unregister_kprobe");
 
 	buf = code + KSYM_NAME_LEN;
 	sprint_symbol(buf, addr);
@@ -115,13 +123,10 @@ static bool kreloc_decoy_show_value(const struct cred *cred)
 	return cap_raised(cred->cap_effective, CAP_SYSLOG);
 }
 
-/* Unregister the kprobe, if it still is: at exit, or when init fails. */
 void kreloc_ksym_exit(void)
 {
 	kreloc_ksym_prefill(NULL);
-	if (kreloc_kp_registered)
-		unregister_kprobe(&kreloc_kp);
-	kreloc_kp_registered = false;
+	kreloc_ksym_release();
 }
 
 /**

@@ -18,8 +18,6 @@
  *   test_leak_offset=1    print the offset and a runtime address in dmesg
  *                         (the selftest of the dmesg check must catch it;
  *                         on ppc64 the offset is 0, the address leaks)
- *   test_kprobe_now=1     unregister the kprobe during init, not at exit
- *                         (make bench compares the two)
  *   test_anchors_by_name=1  look every anchor up by name, without first
  *                         checking it where its section's delta puts it
  *                         or (5.10) walking kallsyms once for all of them
@@ -72,10 +70,6 @@ static bool test_leak_offset;
 module_param(test_leak_offset, bool, 0400);
 MODULE_PARM_DESC(test_leak_offset, "test: print the offset in dmesg");
 
-static bool test_kprobe_now;
-module_param(test_kprobe_now, bool, 0400);
-MODULE_PARM_DESC(test_kprobe_now, "test: unregister the kprobe during init");
-
 static bool test_anchors_by_name;
 module_param(test_anchors_by_name, bool, 0400);
 MODULE_PARM_DESC(test_anchors_by_name, "test: look every anchor up by name");
@@ -85,11 +79,6 @@ static DEFINE_SPINLOCK(kreloc_hook_lock);
 bool kreloc_hook_anchors_by_name(void)
 {
 	return test_anchors_by_name;
-}
-
-bool kreloc_hook_kprobe_now(void)
-{
-	return test_kprobe_now;
 }
 
 bool kreloc_hook_fail_alloc(void)

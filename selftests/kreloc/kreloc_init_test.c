@@ -158,7 +158,7 @@ static void fail_in_setup(const char *ko, const char *step)
 	free(kr_kmsg(-1, &seq));
 	kr_unload_module("kreloc");
 	snprintf(params, sizeof(params), "test_fail_after=%s test_fail_delay_ms=1500", step);
-	err = kr_load_module(ko, params) ? errno : 0;
+	err = kr_load_module_nowait(ko, params) ? errno : 0;
 	/* Right after the load, while the setup sleeps: the open waits for it. */
 	pid = open_errno_async(KRELOC_DIR "/info");
 	early = wait_errno(pid);

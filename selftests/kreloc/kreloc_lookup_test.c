@@ -174,6 +174,29 @@ static void test_markers(void)
 	ksft_test_result(!bad, "_text and _stext resolve to themselves (ENOENT where kallsyms lacks _text)\n");
 }
 
+/*
+ * kreloc's bootstrap kprobe on kallsyms_lookup_name is gone once its setup
+ * is done (kr_load_module() waits for that): kprobes/list names no probe
+ * on it.
+ */
+static void test_kprobe_gone(void)
+{
+	char *list = kr_read_file("/sys/kernel/debug/kprobes/list", NULL);
+	char *line, *save = NULL;
+	int found = 0;
+
+	for (line = list ? strtok_r(list, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (strstr(line, "kallsyms_lookup_name+")) {
+			ksft_print_msg("kprobes/list: %s\n", line);
+			found = 1;
+		}
+	}
+	ksft_test_result(list && !found,
+			 "after the setup, kprobes/list has no probe on kallsyms_lookup_name\n");
+	free(list);
+}
+
 /* Address the kernel's own kprobe for @sym has, from kprobes/list. */
 static int kernel_probe_addr(const char *sym, uint64_t *addr)
 {
@@ -577,10 +600,11 @@ int main(int argc, char **argv)
 		ksft_exit_fail_msg("usage: --ko KO\n");
 	if (geteuid())
 		ksft_exit_skip("must be run as root\n");
-	ksft_set_plan(18);
+	ksft_set_plan(19);
 	kr_unload_module("kreloc");
 	ksft_test_result(!kr_load_module(ko, NULL) && !stat(LOOKUP, &st) &&
 			 (st.st_mode & 0777) == 0600, "load; lookup is 0600\n");
+	test_kprobe_gone();
 	if (sysmap_load(&ks, "/proc/kallsyms") || sysmap_index(&ks))
 		ksft_exit_fail_msg("cannot read /proc/kallsyms\n");
 	abi_v1 = sysmap_lookup(&ks, ".kernel_clone") != NULL;
