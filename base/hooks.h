@@ -27,6 +27,7 @@ bool kreloc_hook_call_decoy(void);
 bool kreloc_hook_leak_offset(void);
 void kreloc_hook_mark(const char *what);
 bool kreloc_hook_anchors_by_name(void);
+unsigned long kreloc_hook_kprobe_addr(unsigned long addr, const void *nosym);
 #else
 static inline bool kreloc_hook_fail_alloc(void)
 {
@@ -63,6 +64,11 @@ static inline void kreloc_hook_mark(const char *what)
 static inline bool kreloc_hook_anchors_by_name(void)
 {
 	return false;
+}
+
+static inline unsigned long kreloc_hook_kprobe_addr(unsigned long addr, const void *nosym)
+{
+	return addr;
 }
 #endif
 

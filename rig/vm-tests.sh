@@ -156,7 +156,7 @@ run modules ./kreloc_modules_test --ko "$ko" \
 	--test-ko kreloc_test_mod.ko --dummy-ko "$dummy" --anchor-ko kreloc_test_anchor.ko
 dmesg_clean modules
 run lookup ./kreloc_lookup_test --ko "$ko" --hooks-ko "$hooks"
-dmesg_clean lookup
+dmesg_clean lookup --nosym-ko "$hooks"
 run init ./kreloc_init_test --hooks-ko "$hooks"
 dmesg_clean init
 run race ./kreloc_race_test --hooks-ko "$hooks" --slow-ko kreloc_test_slowinit.ko \

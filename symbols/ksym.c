@@ -92,7 +92,7 @@ static int kreloc_kprobe_symbol_start(const char *name, unsigned long *start)
 		goto out;
 	}
 	kreloc_kp_registered = true;
-	addr = (unsigned long)kreloc_kp.addr;
+	addr = kreloc_hook_kprobe_addr((unsigned long)kreloc_kp.addr, code);
 	/* The probe address is all it was for. */
 	kreloc_ksym_release();
 	kreloc_hook_mark("unregister_kprobe");
@@ -101,7 +101,11 @@ static int kreloc_kprobe_symbol_start(const char *name, unsigned long *start)
 	sprint_symbol(buf, addr);
 	kreloc_arch_code_name(name, code, KSYM_NAME_LEN);
 	ret = kreloc_symstr_offset(buf, code, &off);
-	if (ret) {
+	if (ret && !strncmp(buf, "0x", 2)) {
+		/* sprint_symbol() found no symbol and wrote the address. */
+		pr_err("kprobe on %s landed where kallsyms has no symbol\n", name);
+		ret = -ENOENT;
+	} else if (ret) {
 		/* Names only: the "+off/size" after them is no secret, the address is. */
 		buf[strcspn(buf, "+")] = '\0';
 		pr_err("kprobe on %s landed in %s, not in %s\n", name, buf, code);

@@ -18,6 +18,9 @@
  *   test_leak_offset=1    print the offset and a runtime address in dmesg
  *                         (the selftest of the dmesg check must catch it;
  *                         on ppc64 the offset is 0, the address leaks)
+ *   test_kprobe_nosym=1   the bootstrap kprobe is taken to have landed in
+ *                         heap memory, where kallsyms has no symbol (the
+ *                         dmesg selftest checks that no address is logged)
  *   test_anchors_by_name=1  look every anchor up by name, without first
  *                         checking it where its section's delta puts it
  *                         or (5.10) walking kallsyms once for all of them
@@ -70,6 +73,10 @@ static bool test_leak_offset;
 module_param(test_leak_offset, bool, 0400);
 MODULE_PARM_DESC(test_leak_offset, "test: print the offset in dmesg");
 
+static bool test_kprobe_nosym;
+module_param(test_kprobe_nosym, bool, 0400);
+MODULE_PARM_DESC(test_kprobe_nosym, "test: the kprobe lands where kallsyms has no symbol");
+
 static bool test_anchors_by_name;
 module_param(test_anchors_by_name, bool, 0400);
 MODULE_PARM_DESC(test_anchors_by_name, "test: look every anchor up by name");
@@ -79,6 +86,11 @@ static DEFINE_SPINLOCK(kreloc_hook_lock);
 bool kreloc_hook_anchors_by_name(void)
 {
 	return test_anchors_by_name;
+}
+
+unsigned long kreloc_hook_kprobe_addr(unsigned long addr, const void *nosym)
+{
+	return test_kprobe_nosym ? (unsigned long)nosym : addr;
 }
 
 bool kreloc_hook_fail_alloc(void)
