@@ -64,6 +64,7 @@ static int kreloc_setup_steps(void)
 	if (ret)
 		return ret;
 
+	kreloc_hook_scan_window();
 	ret = kreloc_modules_scan();
 	if (!ret)
 		ret = kreloc_hook_init_step(KRELOC_STEP_MODULES);

@@ -23,6 +23,7 @@ bool kreloc_hook_fail_alloc(void);
 int kreloc_hook_init_step(const char *step);
 void kreloc_hook_scan(const char *modname, bool live);
 void kreloc_hook_scan_done(void);
+void kreloc_hook_scan_window(void);
 bool kreloc_hook_call_decoy(void);
 bool kreloc_hook_leak_offset(void);
 void kreloc_hook_mark(const char *what);
@@ -44,6 +45,10 @@ static inline void kreloc_hook_scan(const char *modname, bool live)
 }
 
 static inline void kreloc_hook_scan_done(void)
+{
+}
+
+static inline void kreloc_hook_scan_window(void)
 {
 }
 

@@ -538,6 +538,10 @@ const char *kreloc_modules_list_source(void)
  * The module stays on the list too (list_del_rcu() is in free_module()), so
  * the walk can leave RCU to read it and resume from its node.
  *
+ * A module the notifier has recorded already is skipped: the notifier
+ * was registered in ->init, the scan runs later in the setup work, and a
+ * module loaded in between is on the list too.
+ *
  * COMING modules are skipped.  One can be freed without any GOING
  * notification to kreloc: when an earlier COMING notifier fails,
  * blocking_notifier_call_chain_robust() sends GOING only to the notifiers
@@ -575,6 +579,14 @@ static int kreloc_scan_modules(void)
 		rcu_read_unlock();
 		if (!live)
 			break;
+		/*
+		 * Recorded already: it was loaded after kreloc's notifier was
+		 * registered, and its COMING or LIVE came before the scan.
+		 */
+		if (kreloc_find_live(mod)) {
+			kreloc_hook_scan(mod->name, false);
+			continue;
+		}
 		/* Pinned by kreloc_mod_lock from here on (see above). */
 		kreloc_hook_scan(mod->name, true);
 		rec = kreloc_mrec_new(mod, false);

@@ -11,7 +11,11 @@
  *   test_fail_delay_ms=M  ...after sleeping M ms there
  *   test_scan_delay_ms=M  the initial module scan sleeps M ms once, holding
  *                         the first live module it met, before reading it
- *   test_scan_state       0 before the scan, 1 while it sleeps, 2 after it
+ *   test_scan_window_ms=M the setup sleeps M ms between kreloc's notifier and
+ *                         its module scan, where a module loaded meanwhile
+ *                         is both notified and on the kernel's list
+ *   test_scan_state       0 before the scan, 1 while it sleeps, 2 after it,
+ *                         3 while the setup sleeps before it
  *   test_call_decoy=1     kallsyms_show_value's static call is pointed at a
  *                         decoy, while info still names the real target (the
  *                         selftest of the call-site check must catch it)
@@ -61,9 +65,13 @@ static unsigned int test_scan_delay_ms;
 module_param(test_scan_delay_ms, uint, 0400);
 MODULE_PARM_DESC(test_scan_delay_ms, "test: sleep inside the module scan");
 
+static unsigned int test_scan_window_ms;
+module_param(test_scan_window_ms, uint, 0400);
+MODULE_PARM_DESC(test_scan_window_ms, "test: sleep between the notifier and the scan");
+
 static int test_scan_state;
 module_param(test_scan_state, int, 0444);
-MODULE_PARM_DESC(test_scan_state, "test: 0 before the scan, 1 sleeping in it, 2 done");
+MODULE_PARM_DESC(test_scan_state, "test: 0 before the scan, 1 sleeping in it, 2 done, 3 before it");
 
 static bool test_call_decoy;
 module_param(test_call_decoy, bool, 0400);
@@ -129,6 +137,16 @@ void kreloc_hook_scan(const char *modname, bool live)
 void kreloc_hook_scan_done(void)
 {
 	WRITE_ONCE(test_scan_state, 2);
+}
+
+void kreloc_hook_scan_window(void)
+{
+	if (!test_scan_window_ms)
+		return;
+	WRITE_ONCE(test_scan_state, 3);
+	pr_info("test: the setup sleeps %u ms before the module scan\n", test_scan_window_ms);
+	msleep(test_scan_window_ms);
+	WRITE_ONCE(test_scan_state, 0);
 }
 
 bool kreloc_hook_call_decoy(void)
