@@ -29,6 +29,7 @@ bool kreloc_hook_leak_offset(void);
 void kreloc_hook_mark(const char *what);
 bool kreloc_hook_anchors_by_name(void);
 unsigned long kreloc_hook_kprobe_addr(unsigned long addr, const void *nosym);
+bool kreloc_hook_no_iterators(void);
 #else
 static inline bool kreloc_hook_fail_alloc(void)
 {
@@ -74,6 +75,11 @@ static inline bool kreloc_hook_anchors_by_name(void)
 static inline unsigned long kreloc_hook_kprobe_addr(unsigned long addr, const void *nosym)
 {
 	return addr;
+}
+
+static inline bool kreloc_hook_no_iterators(void)
+{
+	return false;
 }
 #endif
 

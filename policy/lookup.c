@@ -131,8 +131,15 @@ static int kreloc_lookup_spec(struct kreloc_lookup_work *w, const char *buf, siz
 		return kreloc_lookup_err(-ENOENT, why, "%s: no such symbol", show);
 	found = w->cand[w->found] + (*spec->mod ? strlen(spec->mod) + 1 : 0);
 
-	/* An ambiguous name must not silently pick the first of several. */
+	/*
+	 * An ambiguous name must not silently pick the first of several, and
+	 * a name that cannot be counted might be one.
+	 */
 	n = kreloc_iter_count(spec->mod, found);
+	if (n < 0)
+		return kreloc_lookup_err(n, why,
+					 "%s: cannot tell whether it is unique (the kernel's symbol iterators were not found)",
+					 show);
 	if (n > 1)
 		return kreloc_lookup_err(-ENOTUNIQ, why,
 					 "%s: %d symbols have this name; scope it as mod:%s or use an address",

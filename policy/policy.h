@@ -34,7 +34,9 @@ struct kreloc_lookup_result {
  *		holds no raw user bytes, only the parsed, validated name
  *
  * Return: 0, or -EINVAL (malformed, offset past the symbol), -ENOENT (no
- * such symbol), -ENOTUNIQ (several symbols have the name), -ENOMEM.
+ * such symbol), -ENOTUNIQ (several symbols have the name), -EOPNOTSUPP
+ * (the kernel's symbol iterators were not found, so kreloc cannot tell
+ * whether the name is unique), -ENOMEM.
  */
 int kreloc_lookup_resolve(const char *buf, size_t len, struct kreloc_lookup_result *res,
 			  char *show, size_t showlen, char *why);

@@ -38,6 +38,8 @@ KRELOC_CALL_DEFINE(module_kallsyms_on_each_symbol);
 /* Install the iterators; after kreloc_ksym_init(). */
 void kreloc_iter_init(void)
 {
+	if (kreloc_hook_no_iterators())
+		return;
 	kreloc_ksym_install(&KRELOC_EACH_CORE);
 	kreloc_ksym_install(&KRELOC_CALL(module_kallsyms_on_each_symbol));
 }

@@ -25,6 +25,9 @@
  *   test_kprobe_nosym=1   the bootstrap kprobe is taken to have landed in
  *                         heap memory, where kallsyms has no symbol (the
  *                         dmesg selftest checks that no address is logged)
+ *   test_no_iterators=1   the kallsyms iterators are not installed, as on a
+ *                         kernel where they are not found (lookup must then
+ *                         refuse to say a name is unique)
  *   test_anchors_by_name=1  look every anchor up by name, without first
  *                         checking it where its section's delta puts it
  *                         or (5.10) walking kallsyms once for all of them
@@ -85,6 +88,10 @@ static bool test_kprobe_nosym;
 module_param(test_kprobe_nosym, bool, 0400);
 MODULE_PARM_DESC(test_kprobe_nosym, "test: the kprobe lands where kallsyms has no symbol");
 
+static bool test_no_iterators;
+module_param(test_no_iterators, bool, 0400);
+MODULE_PARM_DESC(test_no_iterators, "test: do not install the kallsyms iterators");
+
 static bool test_anchors_by_name;
 module_param(test_anchors_by_name, bool, 0400);
 MODULE_PARM_DESC(test_anchors_by_name, "test: look every anchor up by name");
@@ -99,6 +106,11 @@ bool kreloc_hook_anchors_by_name(void)
 unsigned long kreloc_hook_kprobe_addr(unsigned long addr, const void *nosym)
 {
 	return test_kprobe_nosym ? (unsigned long)nosym : addr;
+}
+
+bool kreloc_hook_no_iterators(void)
+{
+	return test_no_iterators;
 }
 
 bool kreloc_hook_fail_alloc(void)
