@@ -99,6 +99,7 @@ static int __init kreloc_init(void)
 		return -ECANCELED;
 	}
 	kreloc_hook_mark("start");
+	kreloc_hook_announce();
 	ret = kreloc_modules_check_params();
 	if (!ret)
 		ret = kreloc_hook_init_step(KRELOC_STEP_PARAMS);

@@ -19,6 +19,7 @@
 #define KRELOC_STEP_MODULES	"modules"
 
 #ifdef KRELOC_TEST_HOOKS
+void kreloc_hook_announce(void);
 bool kreloc_hook_fail_alloc(void);
 int kreloc_hook_init_step(const char *step);
 void kreloc_hook_scan(const char *modname, bool live);
@@ -31,6 +32,10 @@ bool kreloc_hook_anchors_by_name(void);
 unsigned long kreloc_hook_kprobe_addr(unsigned long addr, const void *nosym);
 bool kreloc_hook_no_iterators(void);
 #else
+static inline void kreloc_hook_announce(void)
+{
+}
+
 static inline bool kreloc_hook_fail_alloc(void)
 {
 	return false;

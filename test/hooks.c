@@ -37,8 +37,9 @@
  *                         kernel's kallsyms_lookup_name() over the anchor
  *                         names, in the kernel, and print both (make bench)
  *
- * The test builds also say in dmesg which modules the scan met, and how
- * long each step of init and of the setup took (kreloc_hook_mark(), for
+ * A test build says so in modinfo (test_hooks) and in dmesg at every
+ * load.  It also says in dmesg which modules the scan met, and how long
+ * each step of init and of the setup took (kreloc_hook_mark(), for
  * profiling).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -97,6 +98,13 @@ module_param(test_anchors_by_name, bool, 0400);
 MODULE_PARM_DESC(test_anchors_by_name, "test: look every anchor up by name");
 
 static DEFINE_SPINLOCK(kreloc_hook_lock);
+
+MODULE_INFO(test_hooks, "fault and delay hooks of a test build, not for production");
+
+void kreloc_hook_announce(void)
+{
+	pr_warn("test build: fault and delay hooks compiled in, not for production\n");
+}
 
 bool kreloc_hook_anchors_by_name(void)
 {
