@@ -96,6 +96,22 @@ const char *kreloc_arch_code_name(const char *name, char *buf, size_t len);
  */
 bool kreloc_arch_callable(unsigned long addr);
 
+/**
+ * kreloc_arch_static_call_direct() - is every static call a direct call
+ *
+ * Only then may kreloc call a function whose first instruction is no
+ * landing pad for an indirect call (kreloc_arch_callable()).  x86_64 with
+ * CONFIG_HAVE_STATIC_CALL_INLINE patches every site into a direct call
+ * (rel32 reaches any kernel function from a module).  Elsewhere a static
+ * call may be indirect: the generic one calls through a pointer,
+ * powerpc's trampoline branches through CTR to a function out of branch
+ * range (even where its sites are inline), arm64's (with CFI) loads the
+ * address and branches to it.
+ *
+ * Return: true if no static call of kreloc's can be an indirect branch.
+ */
+bool kreloc_arch_static_call_direct(void);
+
 /* True if the whole image moves by one delta (checked across sections). */
 bool kreloc_arch_single_delta(void);
 

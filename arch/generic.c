@@ -41,6 +41,11 @@ bool __weak kreloc_arch_callable(unsigned long addr)
 	return true;
 }
 
+bool __weak kreloc_arch_static_call_direct(void)
+{
+	return false;
+}
+
 bool __weak kreloc_arch_single_delta(void)
 {
 	return false;

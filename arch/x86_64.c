@@ -10,9 +10,10 @@
  * indirect call is legal only to a function that still starts with
  * ENDBR64: the kernel seals (overwrites with a NOP) the ENDBR64 of every
  * function whose address it never takes, which includes every unexported
- * function kreloc calls.  x86_64 has static calls, so symbols/call.c calls
- * them directly and never asks kreloc_arch_callable(); it is here for the
- * record.  The rest comes from generic.c.
+ * function kreloc calls.  With CONFIG_HAVE_STATIC_CALL_INLINE (every IBT
+ * kernel has it: both need objtool) static calls are direct calls, and
+ * symbols/call.c asks kreloc_arch_callable() only without it.  The rest
+ * comes from generic.c.
  */
 #include <linux/kernel.h>
 #include <linux/string.h>
@@ -30,6 +31,15 @@ bool kreloc_arch_link_base(u64 *base)
 bool kreloc_arch_single_delta(void)
 {
 	return true;
+}
+
+/*
+ * static_call_update() patches each site into a call or jmp rel32 to the
+ * function (arch/x86/kernel/static_call.c), never through a register.
+ */
+bool kreloc_arch_static_call_direct(void)
+{
+	return IS_ENABLED(CONFIG_HAVE_STATIC_CALL_INLINE);
 }
 
 /* ENDBR64, compared exactly: the kernel's is_endbr() also accepts the seal. */

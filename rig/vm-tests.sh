@@ -95,6 +95,12 @@ fi
 		kbti=y
 	fi
 	echo "kbti='$kbti'"
+	# Whether every static call is patched inline (x86_64: direct calls).
+	kinline=n
+	if grep -qx 'CONFIG_HAVE_STATIC_CALL_INLINE=y' "$KDIR/.config" 2>/dev/null; then
+		kinline=y
+	fi
+	echo "kinline='$kinline'"
 	cat <<'EOT'
 # Runs inside the VM: each test is one KTAP block.
 run() {
@@ -149,7 +155,7 @@ if [ -e modules/shiftedmap/kreloc.ko ]; then
 		--dmesg "own offset disagrees with the anchors"
 fi
 dmesg_clean core
-run calls ./kreloc_calls_test --ko "$ko" --decoy-ko "$hooks"
+run calls ./kreloc_calls_test --ko "$ko" --decoy-ko "$hooks" --static-call-inline "$kinline"
 dmesg_clean calls
 dummy=$(find /lib/modules -name dummy.ko 2>/dev/null | head -1)
 run modules ./kreloc_modules_test --ko "$ko" \

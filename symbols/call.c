@@ -3,14 +3,20 @@
  * The static calls through which kreloc calls the kernel
  * functions it finds by name.
  *
- * On x86_64 (CONFIG_HAVE_STATIC_CALL_INLINE) static_call_update() text-
- * pokes the trampoline and every call site into a direct call or jmp
- * rel32 to the function, so IBT's ENDBR check never applies and a sealed
- * function (ENDBR64 replaced by 66 0f 1f 00) is as good as any.  Without
- * static calls the generic static_call() is an indirect call through the
- * key, and a function is installed only if kreloc_arch_callable() says an
- * indirect call may land on it.  The selftest kreloc_calls_test reads the
- * patched sites back from /proc/kcore.
+ * A static call is a direct call only where the architecture says so
+ * (kreloc_arch_static_call_direct()): on x86_64 with
+ * CONFIG_HAVE_STATIC_CALL_INLINE, static_call_update() text-pokes the
+ * trampoline and each site into a direct call or jmp rel32 to the
+ * function, so IBT's ENDBR check never applies and a sealed function
+ * (ENDBR64 replaced by 66 0f 1f 00) is as good as any.  Elsewhere a call
+ * may be indirect: the generic static_call() calls through the key;
+ * powerpc's static calls (PPC32) branch to the trampoline when the
+ * function is out of branch range, which then branches through CTR;
+ * arm64's (v7.x, with CFI) trampoline loads the function's address and
+ * branches to it.  There a function is installed
+ * only if kreloc_arch_callable() says an indirect call may land on it.
+ * The selftest kreloc_calls_test reads the patched sites back from
+ * /proc/kcore and checks CALL_PATH against the kernel's configuration.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -24,12 +30,12 @@ static DEFINE_MUTEX(kreloc_calls_lock);
 
 const char *kreloc_call_path(void)
 {
-	return IS_ENABLED(CONFIG_HAVE_STATIC_CALL) ? "static_call" : "indirect";
+	return kreloc_arch_static_call_direct() ? "static_call" : "indirect";
 }
 
 int kreloc_call_set(struct kreloc_call *c, unsigned long addr)
 {
-	if (!IS_ENABLED(CONFIG_HAVE_STATIC_CALL) && !kreloc_arch_callable(addr)) {
+	if (!kreloc_arch_static_call_direct() && !kreloc_arch_callable(addr)) {
 		pr_warn("%s is no target for an indirect call here, not used\n", c->name);
 		return -EOPNOTSUPP;
 	}

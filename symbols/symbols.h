@@ -7,14 +7,16 @@
  *
  * Calling kernel functions that kreloc finds by name:
  *
- * Never through a function pointer where the kernel has static calls:
- * with CONFIG_X86_KERNEL_IBT the kernel seals (NOPs out the ENDBR64 of)
- * every function whose address it never takes, and an indirect call to a
- * sealed function is a #CP fault on a CPU with IBT.  A static call is
- * text-patched into a direct call, to which IBT does not apply.  Where
- * the kernel has no static calls (ppc64, arm64) the generic static call
- * is a pointer: there a function is installed only if
- * kreloc_arch_callable() accepts its first instruction.
+ * Never through a function pointer where the kernel's static calls are
+ * direct calls: with CONFIG_X86_KERNEL_IBT the kernel seals (NOPs out the
+ * ENDBR64 of) every function whose address it never takes, and an
+ * indirect call to a sealed function is a #CP fault on a CPU with IBT.
+ * x86_64's inline static call is text-patched into a direct call, to
+ * which IBT does not apply.  Anywhere else (no static calls, or ones whose
+ * trampoline branches indirectly to a far function) a call may be
+ * indirect, and a function is installed only if kreloc_arch_callable()
+ * accepts its first instruction: kreloc_arch_static_call_direct() says
+ * which.
  *
  * A user defines one call per kernel function at file scope, and calls it
  * only once it is installed:
@@ -73,7 +75,11 @@ struct kreloc_call {
  */
 int kreloc_call_set(struct kreloc_call *c, unsigned long addr);
 
-/* "static_call" or "indirect": how installed calls reach their function. */
+/*
+ * How installed calls reach their function: "static_call" where every
+ * static call is a direct call (kreloc_arch_static_call_direct()), else
+ * "indirect" (each target checked by kreloc_arch_callable()).
+ */
 const char *kreloc_call_path(void);
 
 /* info's CALL_PATH= and one CALL(name)=0x... line per installed call. */
