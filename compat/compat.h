@@ -12,6 +12,20 @@
 
 #include <linux/types.h>
 
+/*
+ * The symbol namespace of what kreloc exports, for EXPORT_SYMBOL_NS_GPL():
+ * a string literal since v6.13 (commit cdd30ebb1b9f, "module: Convert
+ * symbol namespace to string literal"), a bare word the macro stringified
+ * before; Kbuild tells which from the target's <linux/export.h>
+ * (KRELOC_HAVE_NS_WORD).  Importers need neither form: see
+ * KRELOC_IMPORT_NS() in policy/kreloc_export.h.
+ */
+#ifdef KRELOC_HAVE_NS_WORD
+#define KRELOC_NS	KRELOC
+#else
+#define KRELOC_NS	"KRELOC"
+#endif
+
 struct module;
 
 /* Memory regions of a module, as kreloc names them. */

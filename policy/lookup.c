@@ -24,6 +24,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include "base/base.h"
+#include "compat/compat.h"
 #include "arch/arch.h"
 #include "symbols/symbols.h"
 #include "state/state.h"
@@ -85,7 +86,16 @@ static unsigned long kreloc_resolve_name(const char *name)
  * the ".sym" code symbol is preferred over the "sym" descriptor, and
  * "sym" is used only when there is no ".sym" (e.g. _text); on ppc64 ELFv2
  * an offset-0 lookup returns the ftrace site or the local entry point.
- * Never returns a function descriptor address.
+ * Never returns a function descriptor address.  Like the kernel's, it
+ * answers the first of several symbols with one name.
+ *
+ * Exported in the namespace KRELOC (policy/kreloc_export.h): only a module
+ * that imports it may call it.  It answers under every lockdown level, as
+ * kallsyms_lookup_name() and kprobe_lookup_name() do for the kernel's own
+ * code: lockdown guards what userspace may learn and change, and a module
+ * that can call this is kernel code lockdown has already admitted (signed,
+ * when lockdown is on); kreloc's debugfs files are where lockdown applies
+ * (Documentation/ABI/testing/debugfs-kreloc).
  *
  * Context: process context; may sleep: right after kreloc is loaded it
  * waits for kreloc's setup.
@@ -106,7 +116,7 @@ unsigned long kreloc_kprobe_lookup_name(const char *name, unsigned int offset)
 		addr = kreloc_resolve_name(name);
 	return addr ? kreloc_ksym_probe_entry(addr, offset) : 0;
 }
-EXPORT_SYMBOL_GPL(kreloc_kprobe_lookup_name);
+EXPORT_SYMBOL_NS_GPL(kreloc_kprobe_lookup_name, KRELOC_NS);
 
 #define kreloc_lookup_err(err, why, fmt, ...)					\
 	({ snprintf(why, KRELOC_REASON_MAX, fmt, ##__VA_ARGS__); (err); })

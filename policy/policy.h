@@ -10,8 +10,7 @@
 #include <linux/module.h>
 #include <linux/types.h>
 #include "lib/kreloc_spec.h"
-
-unsigned long kreloc_kprobe_lookup_name(const char *name, unsigned int offset);
+#include "policy/kreloc_export.h"
 
 /* A reason kreloc_lookup_resolve() gives: one line, no raw user bytes. */
 #define KRELOC_REASON_MAX	(KRELOC_SPEC_MAX + 96)

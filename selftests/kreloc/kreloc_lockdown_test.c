@@ -2,7 +2,7 @@
 /*
  * kreloc_lockdown_test - kreloc under kernel lockdown, raised at run time.
  *
- *   kreloc_lockdown_test --ko kreloc.ko
+ *   kreloc_lockdown_test --ko kreloc.ko [--import-ko kreloc_test_import.ko]
  *
  * Lockdown can only be raised, so this test must run last in a boot.  It
  * loads kreloc, opens lookup, then writes "integrity" and later
@@ -11,7 +11,11 @@
  *   - a fresh open of lookup (0600) gets EPERM from debugfs;
  *   - a write to the lookup fd opened before lockdown gets EPERM from
  *     kreloc itself, and the next read is "ERR EPERM lockdown ...";
- *   - dmesg says that lockdown refused it.
+ *   - dmesg says that lockdown refused it;
+ *   - with --import-ko, loaded before lockdown: a module's call of
+ *     kreloc_kprobe_lookup_name() still answers, the same address as
+ *     before (in-kernel callers are not userspace: lockdown does not
+ *     apply to them, as to kallsyms_lookup_name()).
  * Output is KTAP.
  */
 #define _GNU_SOURCE
@@ -49,6 +53,20 @@ static int read_only_files_ok(void)
 		free(t);
 	}
 	return bad ? -1 : 0;
+}
+
+static const char *import_ko;
+static unsigned long long import_addr;
+
+/* kreloc_test_import looks vfs_read up again; its answer, or 0. */
+static unsigned long long import_lookup(void)
+{
+	char v[64];
+
+	if (kr_set_module_param("kreloc_test_import", "again", "1") ||
+	    kr_module_param("kreloc_test_import", "addr", v, sizeof(v)))
+		return 0;
+	return strtoull(v, NULL, 0);
 }
 
 static void at_level(const char *level, int fd)
@@ -90,12 +108,22 @@ static void at_level(const char *level, int fd)
 	ksft_test_result(log && strstr(log, "kreloc: lookup: EPERM lockdown"),
 			 "%s: dmesg names lockdown as the reason\n", level);
 	free(log);
+	if (import_ko) {
+		unsigned long long a = import_lookup();
+
+		ksft_print_msg("kreloc_test_import looked vfs_read up again: 0x%llx (before lockdown: 0x%llx)\n",
+			       a, import_addr);
+		ksft_test_result(a && a == import_addr,
+				 "%s: the in-kernel kreloc_kprobe_lookup_name() answers as before\n",
+				 level);
+	}
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "ko", required_argument, NULL, 'k' },
+		{ "import-ko", required_argument, NULL, 'i' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *ko = NULL;
@@ -105,6 +133,7 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'k': ko = optarg; break;
+		case 'i': import_ko = optarg; break;
 		default: return 2;
 		}
 	}
@@ -116,18 +145,26 @@ int main(int argc, char **argv)
 	mount("securityfs", "/sys/kernel/security", "securityfs", 0, NULL);
 	if (access(LOCKDOWN, W_OK))
 		ksft_exit_skip("%s: %s\n", LOCKDOWN, strerror(errno));
-	ksft_set_plan(10);
+	if (import_ko && access(import_ko, R_OK))
+		import_ko = NULL;
+	ksft_set_plan(import_ko ? 13 : 10);
 
+	kr_unload_module("kreloc_test_import");
 	kr_unload_module("kreloc");
 	fd = -1;
 	if (!kr_load_module(ko, NULL))
 		fd = open(LOOKUP, O_RDWR);
+	if (import_ko) {
+		import_addr = !kr_load_module(import_ko, NULL) ? import_lookup() : 0;
+		ksft_test_result(import_addr, "kreloc_test_import loads and finds vfs_read\n");
+	}
 	ksft_test_result(fd >= 0 && write(fd, "_stext", 6) == 6 &&
 			 lseek(fd, 0, SEEK_SET) == 0 && read(fd, buf, sizeof(buf)) > 0,
 			 "load; lookup works before lockdown\n");
 	at_level("integrity", fd);
 	at_level("confidentiality", fd);
 	close(fd);
+	kr_unload_module("kreloc_test_import");
 	ksft_test_result(!kr_unload_module("kreloc"), "unload under lockdown\n");
 	ksft_finished();
 }
