@@ -36,6 +36,7 @@
 #ifdef CONFIG_X86_KERNEL_IBT
 #include <asm/ibt.h>
 #endif
+#include "base/base.h"
 #include "compat/compat.h"
 #include "lib/kreloc_note.h"
 #include "lib/kreloc_spec.h"
@@ -162,28 +163,50 @@ bool kreloc_compat_init_released(const struct module *mod)
 static_assert(KSYM_NAME_LEN <= KRELOC_SPEC_NAME_MAX_USER);
 static_assert(MODULE_NAME_LEN <= KRELOC_SPEC_MOD_MAX_USER);
 
-int kreloc_compat_vmcoreinfo_hex(const char *key, u64 *val)
+/*
+ * A copy of the VMCOREINFO note's text (the kernel may append to it, e.g.
+ * CRASHTIME): its descriptor in *@desc, its length returned, or -errno.
+ * @buf: VMCOREINFO_NOTE_SIZE bytes, freed by the caller.
+ */
+static int kreloc_vmcoreinfo_text(void **buf, const u8 **desc)
 {
 #if KRELOC_VMCOREINFO
 	const size_t size = VMCOREINFO_NOTE_SIZE;
-	const u8 *desc;
-	void *buf;
 	int n;
 
-	buf = kmalloc(size, GFP_KERNEL);
-	if (!buf)
+	*buf = kreloc_zalloc(size);
+	if (!*buf)
 		return -ENOMEM;
-	/* A copy: the kernel may append to the note (e.g. CRASHTIME). */
-	n = copy_from_kernel_nofault(buf, phys_to_virt(paddr_vmcoreinfo_note()),
-				     size);
-	if (!n)
-		n = kreloc_note_find(buf, size, false, VMCOREINFO_NOTE_NAME, 0,
-				     &desc);
+	n = copy_from_kernel_nofault(*buf, phys_to_virt(paddr_vmcoreinfo_note()), size);
+	if (n)
+		return n;
+	return kreloc_note_find(*buf, size, false, VMCOREINFO_NOTE_NAME, 0, desc);
+#else
+	*buf = NULL;
+	return -EOPNOTSUPP;
+#endif
+}
+
+int kreloc_compat_vmcoreinfo_hex(const char *key, u64 *val)
+{
+	const u8 *desc;
+	void *buf;
+	int n = kreloc_vmcoreinfo_text(&buf, &desc);
+
 	if (n >= 0)
 		n = kreloc_vmcoreinfo_hex(desc, n, key, val);
 	kfree(buf);
 	return n;
-#else
-	return -EOPNOTSUPP;
-#endif
+}
+
+int kreloc_compat_vmcoreinfo_bytes(const char *key, u8 *out, size_t max)
+{
+	const u8 *desc;
+	void *buf;
+	int n = kreloc_vmcoreinfo_text(&buf, &desc);
+
+	if (n >= 0)
+		n = kreloc_vmcoreinfo_bytes(desc, n, key, out, max);
+	kfree(buf);
+	return n;
 }

@@ -76,6 +76,12 @@ bool kreloc_init_freed(void);
  */
 int kreloc_compat_vmcoreinfo_hex(const char *key, u64 *val);
 
+/*
+ * The same for a hex byte string (BUILD-ID): the number of bytes put in
+ * @out (at most @max), or the errors above (-EINVAL for a malformed value).
+ */
+int kreloc_compat_vmcoreinfo_bytes(const char *key, u8 *out, size_t max);
+
 /**
  * kreloc_compat_is_endbr() - the kernel's is_endbr() test (x86_64)
  * @insn:	the first four bytes of a function

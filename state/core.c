@@ -21,11 +21,11 @@
 
 #include <linux/completion.h>
 #include <linux/err.h>
-#include <linux/fs.h>
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/printk.h>
+#include <linux/uaccess.h>
 #include "base/base.h"
 #include "compat/compat.h"
 #include "arch/arch.h"
@@ -184,39 +184,61 @@ static int kreloc_copy_build_id(const void *notes, size_t len, u8 *id)
 }
 
 /*
- * Without KALLSYMS_ALL (Debian ppc64el) kallsyms has no __start_notes:
- * read the same bytes from /sys/kernel/notes.
+ * Is @addr the start of a symbol of vmlinux?  sprint_symbol() (a search
+ * by address) must find one there at offset 0, and no module: the check
+ * anchors found by name pass.  Which of several aliases it names does not
+ * matter.  @buf holds KSYM_SYMBOL_LEN bytes.
  */
-static int kreloc_build_id_from_sysfs(u8 *id)
+static bool kreloc_core_vmlinux_symbol(unsigned long addr, char *buf)
 {
-	struct file *f = filp_open("/sys/kernel/notes", O_RDONLY, 0);
-	loff_t pos = 0;
-	ssize_t n;
-	void *buf;
-	int ret;
+	const char *plus;
+	u64 off, size;
 
-	if (IS_ERR(f))
-		return PTR_ERR(f);
-	buf = kreloc_zalloc(KRELOC_NOTES_MAX);
-	if (!buf) {
-		filp_close(f, NULL);
-		return -ENOMEM;
-	}
-	n = kernel_read(f, buf, KRELOC_NOTES_MAX, &pos);
-	filp_close(f, NULL);
-	ret = n < 0 ? n : kreloc_copy_build_id(buf, n, id);
-	kfree(buf);
-	return ret;
+	sprint_symbol(buf, addr);
+	plus = strrchr(buf, '+');
+	return !strchr(buf, '[') && strncmp(buf, "0x", 2) && plus &&
+	       !kreloc_symstr_offset_size(plus + 1, &off, &size) && !off;
 }
 
+/*
+ * The running kernel's GNU build id, read from no file: a path would be
+ * resolved in the mount namespace of whoever loads kreloc, where
+ * /sys/kernel/notes may be anything.
+ *   - The .notes section, __start_notes..__stop_notes, where kallsyms has
+ *     both (KALLSYMS_ALL), each checked to be a vmlinux symbol, read
+ *     without faulting, and parsed as notes.
+ *   - Else the BUILD-ID line the kernel writes into its VMCOREINFO note
+ *     from the same vmlinux_build_id (kernel/crash_core.c since v5.9,
+ *     vmcore_info.c since v6.10): Debian's arm64 and ppc64el 6.1, which
+ *     lack KALLSYMS_ALL, have it.
+ * Return: the id's length, or <= 0 if unknown; -ENOMEM.
+ */
 static int kreloc_running_build_id(u8 *id)
 {
 	unsigned long start = kreloc_ksym_lookup("__start_notes");
 	unsigned long stop = kreloc_ksym_lookup("__stop_notes");
+	void *notes = NULL;
+	char *buf = NULL;
+	int n = -ENOENT;
 
-	if (!start || !stop || stop <= start || stop - start > KRELOC_NOTES_MAX)
-		return kreloc_build_id_from_sysfs(id);
-	return kreloc_copy_build_id((const void *)start, stop - start, id);
+	if (start && stop && stop > start && stop - start <= KRELOC_NOTES_MAX) {
+		buf = kreloc_zalloc(KSYM_SYMBOL_LEN);
+		notes = kreloc_zalloc(stop - start);
+		if (!buf || !notes) {
+			n = -ENOMEM;
+			goto out;
+		}
+		if (kreloc_core_vmlinux_symbol(start, buf) &&
+		    kreloc_core_vmlinux_symbol(stop, buf) &&
+		    !copy_from_kernel_nofault(notes, (void *)start, stop - start))
+			n = kreloc_copy_build_id(notes, stop - start, id);
+	}
+	if (n <= 0)
+		n = kreloc_compat_vmcoreinfo_bytes("BUILD-ID", id, KRELOC_BUILD_ID_MAX);
+out:
+	kfree(notes);
+	kfree(buf);
+	return n;
 }
 
 static int kreloc_check_build_id(struct kreloc_core *core)

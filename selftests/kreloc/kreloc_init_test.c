@@ -17,7 +17,11 @@
  * The other steps (calls, core, modules) are kreloc's setup, a work item
  * after init: there the load succeeds, an open waits for the setup and
  * then fails with its errno (ENOTRECOVERABLE, the hook's), dmesg says the
- * setup failed, and kreloc unloads cleanly.  Output is KTAP.
+ * setup failed, and kreloc unloads cleanly.
+ *
+ * kreloc reads no file: loaded from a mount namespace where
+ * /sys/kernel/notes is a forged note (a bind mount), it must still report
+ * the running kernel's build id.  Output is KTAP.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -27,6 +31,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <stdint.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -186,6 +193,63 @@ static void fail_in_setup(const char *ko, const char *step)
 			 step);
 }
 
+/*
+ * A GNU build id note (namesz 4, descsz 20, NT_GNU_BUILD_ID) with 20
+ * bytes of 0x5a, in the host's byte order, as /sys/kernel/notes holds it.
+ */
+static int write_forged_notes(const char *path)
+{
+	unsigned char note[12 + 4 + 20];
+	uint32_t h[3] = { 4, 20, 3 };
+	FILE *f = fopen(path, "w");
+	int ok;
+
+	memcpy(note, h, sizeof(h));
+	memcpy(note + 12, "GNU", 4);
+	memset(note + 16, 0x5a, 20);
+	if (!f)
+		return -1;
+	ok = fwrite(note, sizeof(note), 1, f) == 1;
+	return fclose(f) || !ok ? -1 : 0;
+}
+
+static void notes_in_namespace(const char *ko)
+{
+	char real[64] = "", seen[64] = "", *info;
+	int pid, st, ok;
+
+	kr_unload_module("kreloc");
+	if (kr_running_build_id(real, sizeof(real)) ||
+	    write_forged_notes("/tmp/kreloc_forged_notes")) {
+		ksft_test_result_fail("cannot read the build id or write the forged note\n");
+		return;
+	}
+	pid = fork();
+	if (!pid) {
+		char forged[64] = "";
+
+		if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+		    mount("/tmp/kreloc_forged_notes", "/sys/kernel/notes", NULL, MS_BIND, NULL))
+			_exit(2);
+		kr_running_build_id(forged, sizeof(forged));
+		ksft_print_msg("in the namespace /sys/kernel/notes says %s\n", forged);
+		if (!strcmp(forged, real) || kr_load_module(ko, NULL))
+			_exit(3);
+		_exit(0);
+	}
+	ok = pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st);
+	info = kr_read_file(KRELOC_DIR "/info", NULL);
+	if (info)
+		kr_kv(info, "BUILD_ID", seen, sizeof(seen));
+	free(info);
+	ksft_print_msg("running kernel's build id %s, kreloc's BUILD_ID %s (loader %s)\n", real,
+		       seen, ok ? "forged /sys/kernel/notes" : "failed");
+	ksft_test_result(ok && !strcmp(seen, real),
+			 "loaded where /sys/kernel/notes is forged, kreloc reports the running kernel's build id\n");
+	kr_unload_module("kreloc");
+	unlink("/tmp/kreloc_forged_notes");
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -208,11 +272,12 @@ int main(int argc, char **argv)
 		ksft_exit_fail_msg("usage: --hooks-ko KO\n");
 	if (geteuid())
 		ksft_exit_skip("must be run as root\n");
-	ksft_set_plan(ARRAY_SIZE(setup_steps) + 3);
+	ksft_set_plan(ARRAY_SIZE(setup_steps) + 4);
 
 	fail_in_init(ko, "params");
 	for (i = 0; i < ARRAY_SIZE(setup_steps); i++)
 		fail_in_setup(ko, setup_steps[i]);
+	notes_in_namespace(ko);
 
 	kr_unload_module("kreloc");
 	errno = 0;
