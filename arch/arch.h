@@ -112,6 +112,18 @@ bool kreloc_arch_callable(unsigned long addr);
  */
 bool kreloc_arch_static_call_direct(void);
 
+/**
+ * kreloc_arch_image_bounds() - the running kernel image's extent, if the
+ * architecture can tell it (arm64: the Image header's image_size at
+ * _text)
+ * @offset:	the published offset of the image (KERNELOFFSET)
+ * @start:	set to the runtime start of the image (_text)
+ * @end:	set to its runtime end (_end)
+ *
+ * Return: true if known; else the caller takes the link-time sections.
+ */
+bool kreloc_arch_image_bounds(u64 offset, u64 *start, u64 *end);
+
 /* True if the whole image moves by one delta (checked across sections). */
 bool kreloc_arch_single_delta(void);
 

@@ -27,7 +27,10 @@
  * arch_adjust_kprobe_addr() and steps BTI and PACIASP like any hint, so
  * the defaults of generic.c apply to probes and function pointers.
  */
+#include <linux/sizes.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
+#include <asm/image.h>
 #include <asm/insn.h>
 #include <asm/memory.h>
 #include "arch/arch.h"
@@ -51,6 +54,28 @@ bool kreloc_arch_kaslr_offset(u64 *off)
 
 bool kreloc_arch_single_delta(void)
 {
+	return true;
+}
+
+/*
+ * The Image header (Documentation/arm64/booting.rst) is the start of
+ * .head.text, at _text = KIMAGE_VADDR + the offset, and stays mapped:
+ * image_size is _end - _text (head.S: _kernel_size_le).  A header without
+ * the magic, or with a size no kernel has, says nothing.
+ */
+bool kreloc_arch_image_bounds(u64 offset, u64 *start, u64 *end)
+{
+	struct arm64_image_header h;
+	u64 text = KIMAGE_VADDR + offset, size;
+
+	if (copy_from_kernel_nofault(&h, (void *)text, sizeof(h)) ||
+	    memcmp(&h.magic, ARM64_IMAGE_MAGIC, sizeof(h.magic)))
+		return false;
+	size = le64_to_cpu(h.image_size);
+	if (size < SZ_1M || size > SZ_1G)
+		return false;
+	*start = text;
+	*end = text + size;
 	return true;
 }
 

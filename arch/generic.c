@@ -41,6 +41,11 @@ bool __weak kreloc_arch_callable(unsigned long addr)
 	return true;
 }
 
+bool __weak kreloc_arch_image_bounds(u64 offset, u64 *start, u64 *end)
+{
+	return false;
+}
+
 bool __weak kreloc_arch_static_call_direct(void)
 {
 	return false;

@@ -31,6 +31,7 @@ void kreloc_hook_mark(const char *what);
 bool kreloc_hook_anchors_by_name(void);
 unsigned long kreloc_hook_kprobe_addr(unsigned long addr, const void *nosym);
 bool kreloc_hook_no_iterators(void);
+const char *kreloc_hook_module_list(void);
 #else
 static inline void kreloc_hook_announce(void)
 {
@@ -85,6 +86,11 @@ static inline unsigned long kreloc_hook_kprobe_addr(unsigned long addr, const vo
 static inline bool kreloc_hook_no_iterators(void)
 {
 	return false;
+}
+
+static inline const char *kreloc_hook_module_list(void)
+{
+	return NULL;
 }
 #endif
 

@@ -170,7 +170,8 @@ run calls ./kreloc_calls_test --ko "$ko" --decoy-ko "$hooks" --static-call-inlin
 dmesg_clean calls
 dummy=$(find /lib/modules -name dummy.ko 2>/dev/null | head -1)
 run modules ./kreloc_modules_test --ko "$ko" \
-	--test-ko kreloc_test_mod.ko --dummy-ko "$dummy" --anchor-ko kreloc_test_anchor.ko
+	--test-ko kreloc_test_mod.ko --dummy-ko "$dummy" --anchor-ko kreloc_test_anchor.ko \
+	--hooks-ko "$hooks" --arch-ko modules/arch/kreloc.ko
 dmesg_clean modules
 run import ./kreloc_import_test --ko "$ko" --import-ko kreloc_test_import.ko \
 	--noimport-ko kreloc_test_noimport.ko

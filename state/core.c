@@ -140,6 +140,45 @@ bool kreloc_core_kernel_offset(u64 *off)
 	return true;
 }
 
+/**
+ * kreloc_core_image_bounds() - where the kernel image lies at run time
+ * @start:	set to the image's runtime start
+ * @end:	set to its runtime end
+ *
+ * From the published offset (STATUS=ok only) and the architecture's own
+ * answer, else, where the image moves as one, the link-time sections:
+ * each lies at its link-time address plus the offset, whether or not an
+ * anchor of its own was found.
+ *
+ * Return: true if known.
+ */
+bool kreloc_core_image_bounds(u64 *start, u64 *end)
+{
+	const struct kreloc_core *core = kreloc_the_core;
+	u64 lo = U64_MAX, hi = 0;
+	unsigned int g;
+
+	if (!core || !core->kernel_offset_valid)
+		return false;
+	if (kreloc_arch_image_bounds(core->kernel_offset, start, end))
+		return true;
+	if (!kreloc_arch_single_delta())
+		return false;
+	for (g = 0; g < KRELOC_NR_GROUPS; g++) {
+		const struct kreloc_linked_section *s = &core->linked->sec[g];
+
+		if (!s->known || !s->size)
+			continue;
+		lo = min(lo, s->start);
+		hi = max(hi, s->start + s->size);
+	}
+	if (lo >= hi)
+		return false;
+	*start = lo + core->kernel_offset;
+	*end = hi + core->kernel_offset;
+	return true;
+}
+
 static void kreloc_report_mismatch(const struct kreloc_core *core,
 				   unsigned int g)
 {

@@ -467,14 +467,48 @@ static bool kreloc_list_reaches(const struct list_head *head)
 }
 
 /*
+ * The one node of this module's list that lies inside the kernel image,
+ * or 0.  Every other node is the list member of a struct module, which
+ * lives in module memory, forming or not; the head, "modules", is a
+ * variable of the image.  Two nodes inside (or none) mean the bounds are
+ * wrong, and nothing is taken.
+ */
+static unsigned long kreloc_list_node_in_image(void)
+{
+	const struct list_head *p;
+	unsigned long head = 0;
+	unsigned int n = 0, inside = 0;
+	u64 start, end;
+
+	if (!kreloc_core_image_bounds(&start, &end))
+		return 0;
+	rcu_read_lock();
+	for (p = rcu_dereference(list_next_rcu(&THIS_MODULE->list));
+	     p != &THIS_MODULE->list && n < 100000;
+	     p = rcu_dereference(list_next_rcu(p)), n++) {
+		if ((unsigned long)p >= start && (unsigned long)p < end) {
+			head = (unsigned long)p;
+			inside++;
+		}
+	}
+	rcu_read_unlock();
+	return inside == 1 ? head : 0;
+}
+
+/*
  * Find the head of the kernel's module list (kernel/module/main.c
  * "modules") exactly, or not at all:
  *   - kallsyms has it where it lists data symbols (KALLSYMS_ALL), and
  *     sprint_symbol() must then say "modules+0x0/..." of vmlinux;
  *   - else the link-time data may have it (a System.map), and on an
  *     architecture that moves the image by one delta it sits at the linked
- *     address plus the published offset.
- * Either way, walking the list from this module must reach it.  Guessing
+ *     address plus the published offset;
+ *   - else it is the one node of this module's list inside the kernel
+ *     image's runtime bounds (kreloc_core_image_bounds(): the published
+ *     offset, and the arch's answer or the link-time sections), which is
+ *     what Debian's arm64 and ppc64el 6.1 need: no KALLSYMS_ALL, and a
+ *     placeholder System.map.
+ * Any way, walking the list from this module must reach it.  Guessing
  * (e.g. the one node no module's memory holds: __module_address() also
  * says "no module" for a module still forming) is not good enough, because
  * the scan would walk from a wrong head.
@@ -482,11 +516,14 @@ static bool kreloc_list_reaches(const struct list_head *head)
 static bool kreloc_find_module_list(void)
 {
 	const struct kreloc_linked *l = kreloc_linked_get();
-	unsigned long head = kreloc_ksym_lookup("modules");
+	const char *force = kreloc_hook_module_list();
+	unsigned long head = 0;
 	const char *how = "kallsyms";
 	char *buf;
 	u64 off;
 
+	if (!force)
+		head = kreloc_ksym_lookup("modules");
 	if (head) {
 		buf = kreloc_zalloc(KSYM_SYMBOL_LEN);
 		if (!buf)
@@ -496,10 +533,14 @@ static bool kreloc_find_module_list(void)
 			head = 0;
 		kfree(buf);
 	}
-	if (!head && l->have_modules && kreloc_arch_single_delta() &&
+	if (!head && !force && l->have_modules && kreloc_arch_single_delta() &&
 	    kreloc_core_kernel_offset(&off)) {
 		head = l->modules + off;
 		how = "linked";
+	}
+	if (!head) {
+		head = kreloc_list_node_in_image();
+		how = "image";
 	}
 	if (!head || !kreloc_list_reaches((void *)head))
 		return false;

@@ -72,6 +72,7 @@ int kreloc_setup_wait(void);
 void kreloc_core_exit(struct kreloc_core *core);
 const char *kreloc_core_section_of(unsigned long addr);
 bool kreloc_core_kernel_offset(u64 *off);
+bool kreloc_core_image_bounds(u64 *start, u64 *end);
 
 /* --- modsect.c: a module's ELF sections --------------------------------- */
 

@@ -28,6 +28,9 @@
  *   test_no_iterators=1   the kallsyms iterators are not installed, as on a
  *                         kernel where they are not found (lookup must then
  *                         refuse to say a name is unique)
+ *   test_module_list=image  find the head of the kernel's module list only
+ *                         as the one node inside the kernel image, not
+ *                         through kallsyms or the link-time data
  *   test_anchors_by_name=1  look every anchor up by name, without first
  *                         checking it where its section's delta puts it
  *                         or (5.10) walking kallsyms once for all of them
@@ -93,6 +96,10 @@ static bool test_no_iterators;
 module_param(test_no_iterators, bool, 0400);
 MODULE_PARM_DESC(test_no_iterators, "test: do not install the kallsyms iterators");
 
+static char *test_module_list = "";
+module_param(test_module_list, charp, 0400);
+MODULE_PARM_DESC(test_module_list, "test: image: find the module list head only in the image");
+
 static bool test_anchors_by_name;
 module_param(test_anchors_by_name, bool, 0400);
 MODULE_PARM_DESC(test_anchors_by_name, "test: look every anchor up by name");
@@ -119,6 +126,11 @@ unsigned long kreloc_hook_kprobe_addr(unsigned long addr, const void *nosym)
 bool kreloc_hook_no_iterators(void)
 {
 	return test_no_iterators;
+}
+
+const char *kreloc_hook_module_list(void)
+{
+	return strcmp(test_module_list, "image") ? NULL : test_module_list;
 }
 
 bool kreloc_hook_fail_alloc(void)
