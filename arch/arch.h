@@ -127,14 +127,19 @@ bool kreloc_arch_image_bounds(u64 offset, u64 *start, u64 *end);
 /* True if the whole image moves by one delta (checked across sections). */
 bool kreloc_arch_single_delta(void);
 
-/**
- * kreloc_arch_ftrace_window() - where kprobes look for a function's ftrace
- * call site, from its start
- *
- * Return: the window in bytes (ppc64 ELFv2 with KPROBES_ON_FTRACE: 16), or
- * 0 where kprobes never move to the ftrace site.
+/*
+ * KRELOC_ARCH_FTRACE_WINDOW: how far into a function kprobes look for its
+ * ftrace call site (bytes from its start), 0 where kprobes never move to
+ * it.  ppc64 ELFv2 with KPROBES_ON_FTRACE: 16 (arch/powerpc/kernel/
+ * kprobes.c).  A constant, so that no static call for
+ * ftrace_location_range() exists where it is never installed.
  */
-unsigned int kreloc_arch_ftrace_window(void);
+#if defined(CONFIG_PPC64) && !defined(CONFIG_PPC64_ELF_ABI_V1) && \
+	defined(CONFIG_KPROBES_ON_FTRACE)
+#define KRELOC_ARCH_FTRACE_WINDOW	16
+#else
+#define KRELOC_ARCH_FTRACE_WINDOW	0
+#endif
 
 /* ppc64 ELFv1: code symbols are ".name", plain names are descriptors. */
 bool kreloc_arch_dot_symbols(void);
@@ -143,7 +148,7 @@ bool kreloc_arch_dot_symbols(void);
  * kreloc_arch_probe_entry() - where kprobes put a probe for a symbol
  * @sym:	the symbol's address as kallsyms gives it (after dot-first)
  * @offset:	the probe's offset from the symbol
- * @ftrace_site: the ftrace call site within kreloc_arch_ftrace_window()
+ * @ftrace_site: the ftrace call site within KRELOC_ARCH_FTRACE_WINDOW
  *		bytes of @sym, 0 if none (the caller asks the kernel)
  *
  * The arch part of the kernel's kprobe_lookup_name(): ppc64 ELFv2 moves an

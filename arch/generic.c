@@ -56,11 +56,6 @@ bool __weak kreloc_arch_single_delta(void)
 	return false;
 }
 
-unsigned int __weak kreloc_arch_ftrace_window(void)
-{
-	return 0;
-}
-
 bool __weak kreloc_arch_dot_symbols(void)
 {
 	return false;

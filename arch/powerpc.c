@@ -76,14 +76,9 @@ bool kreloc_arch_dot_symbols(void)
 /*
  * ELFv2: plain function pointers (calling the global entry sets up r2 from
  * r12) and no dot symbols, as in generic.c; an offset-0 probe moves.
- * kprobes look for the ftrace call site in a function's first 16 bytes
- * (arch/powerpc/kernel/kprobes.c), where the kernel can probe on ftrace.
+ * The ftrace site, in the first KRELOC_ARCH_FTRACE_WINDOW bytes, comes
+ * from the caller, who asks the kernel.
  */
-unsigned int kreloc_arch_ftrace_window(void)
-{
-	return IS_ENABLED(CONFIG_PPC64) && IS_ENABLED(CONFIG_KPROBES_ON_FTRACE) ? 16 : 0;
-}
-
 /* As the ELFv2 part of arch/powerpc/kernel/kprobes.c:kprobe_lookup_name(). */
 unsigned long kreloc_arch_probe_entry(unsigned long sym, unsigned long offset,
 				      unsigned long ftrace_site)

@@ -40,7 +40,7 @@
 
 KRELOC_CALL_DEFINE(kallsyms_lookup_name);
 KRELOC_CALL_DEFINE(kallsyms_show_value);
-#ifdef CONFIG_KPROBES_ON_FTRACE
+#if KRELOC_ARCH_FTRACE_WINDOW
 KRELOC_CALL_DEFINE(ftrace_location_range);
 #endif
 
@@ -174,10 +174,9 @@ int kreloc_ksym_init(void)
 		return ret;
 	}
 	kreloc_hook_mark("kallsyms_lookup_name: sprint_symbol, static_call_update");
-#ifdef CONFIG_KPROBES_ON_FTRACE
+#if KRELOC_ARCH_FTRACE_WINDOW
 	/* Only where kprobes move to it: on 5.10 every lookup is a walk. */
-	if (kreloc_arch_ftrace_window())
-		kreloc_ksym_install(&KRELOC_CALL(ftrace_location_range));
+	kreloc_ksym_install(&KRELOC_CALL(ftrace_location_range));
 #endif
 	return 0;
 }
@@ -248,11 +247,9 @@ unsigned long kreloc_ksym_probe_entry(unsigned long sym, unsigned long offset)
 {
 	unsigned long site = 0;
 
-#ifdef CONFIG_KPROBES_ON_FTRACE
-	unsigned int w = kreloc_arch_ftrace_window();
-
-	if (!offset && w && kreloc_call_ready(ftrace_location_range))
-		site = kreloc_call(ftrace_location_range)(sym, sym + w);
+#if KRELOC_ARCH_FTRACE_WINDOW
+	if (!offset && kreloc_call_ready(ftrace_location_range))
+		site = kreloc_call(ftrace_location_range)(sym, sym + KRELOC_ARCH_FTRACE_WINDOW);
 #endif
 	return kreloc_arch_probe_entry(sym, offset, site);
 }
