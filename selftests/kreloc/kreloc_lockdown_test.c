@@ -8,6 +8,11 @@
  * loads kreloc, opens lookup, then writes "integrity" and later
  * "confidentiality" to /sys/kernel/security/lockdown.  At each level:
  *   - the 0400 files still open and read (debugfs lets read-only files be);
+ *   - they follow /proc/kallsyms, not /proc/kcore (kreloc's choice, in
+ *     Documentation/ABI/testing/debugfs-kreloc): root still reads real
+ *     addresses in /proc/kallsyms, /proc/kcore is refused (EPERM) at
+ *     confidentiality, and info's REF_RUNTIME is kallsyms' address of
+ *     REF_SYMBOL;
  *   - a fresh open of lookup (0600) gets EPERM from debugfs;
  *   - a write to the lookup fd opened before lockdown gets EPERM from
  *     kreloc itself, and the next read is "ERR EPERM lockdown ...";
@@ -55,6 +60,53 @@ static int read_only_files_ok(void)
 	return bad ? -1 : 0;
 }
 
+/* /proc/kallsyms' address of @sym, 0 if none or shown as 0. */
+static unsigned long long kallsyms_addr(const char *sym)
+{
+	char *t = kr_read_file("/proc/kallsyms", NULL), *line, *save = NULL;
+	unsigned long long a = 0;
+
+	for (line = t ? strtok_r(t, "\n", &save) : NULL; line && !a;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char name[256];
+		unsigned long long v;
+
+		if (sscanf(line, "%llx %*s %255s", &v, name) == 2 && !strcmp(name, sym))
+			a = v;
+	}
+	free(t);
+	return a;
+}
+
+/*
+ * kreloc follows /proc/kallsyms: where root sees real addresses there, it
+ * sees them in kreloc's files too, whatever /proc/kcore does.
+ */
+static void follows_kallsyms(const char *level)
+{
+	char *info = kr_read_file(KRELOC_DIR "/info", NULL), sym[64] = "";
+	unsigned long long ks = 0;
+	uint64_t rt = 0;
+	int kcore, err;
+
+	kcore = open("/proc/kcore", O_RDONLY);
+	err = errno;
+	if (kcore >= 0)
+		close(kcore);
+	if (info && !kr_kv(info, "REF_SYMBOL", sym, sizeof(sym)))
+		ks = kallsyms_addr(sym);
+	if (info)
+		kr_kv_hex(info, "REF_RUNTIME", &rt);
+	free(info);
+	ksft_print_msg("%s: /proc/kcore: %s; /proc/kallsyms %s 0x%llx; info REF_RUNTIME 0x%llx\n",
+		       level, kcore >= 0 ? "opens" : strerror(err), sym, ks,
+		       (unsigned long long)rt);
+	ksft_test_result(ks && rt == ks && (strcmp(level, "confidentiality") ||
+					    (kcore < 0 && err == EPERM)),
+			 "%s: kreloc's addresses follow /proc/kallsyms (root reads the same), not /proc/kcore%s\n",
+			 level, strcmp(level, "confidentiality") ? "" : " (refused)");
+}
+
 static const char *import_ko;
 static unsigned long long import_addr;
 
@@ -87,6 +139,7 @@ static void at_level(const char *level, int fd)
 
 	ksft_test_result(!read_only_files_ok(),
 			 "%s: info, sections, anchors, modules, module/kreloc still read\n", level);
+	follows_kallsyms(level);
 	fresh = open(LOOKUP, O_RDWR);
 	err = errno;
 	if (fresh >= 0)
@@ -147,7 +200,7 @@ int main(int argc, char **argv)
 		ksft_exit_skip("%s: %s\n", LOCKDOWN, strerror(errno));
 	if (import_ko && access(import_ko, R_OK))
 		import_ko = NULL;
-	ksft_set_plan(import_ko ? 13 : 10);
+	ksft_set_plan(import_ko ? 15 : 12);
 
 	kr_unload_module("kreloc_test_import");
 	kr_unload_module("kreloc");
