@@ -48,10 +48,10 @@ static struct kprobe kreloc_kp;
 static bool kreloc_kp_registered;
 
 /*
- * What init looks up by name after the anchors.  Where kreloc walks
+ * What the setup looks up by name after the anchors.  Where kreloc walks
  * vmlinux's kallsyms once for the anchors (v5.10, where every
  * kallsyms_lookup_name() is a walk of its own), the walk answers these
- * too (kreloc_ksym_prefill()), until init is over.
+ * too (kreloc_ksym_prefill()), until the setup is over.
  */
 const char * const kreloc_ksym_init_names[KRELOC_KSYM_NR_INIT_NAMES] = {
 	"kallsyms_show_value", "modules", "__start_notes", "__stop_notes",
@@ -139,7 +139,8 @@ void kreloc_ksym_exit(void)
  *		KRELOC_ITER_NOT_UNIQUE: ask kallsyms); NULL drops them
  *
  * A name found once in vmlinux is what kallsyms_lookup_name() answers (it
- * tries vmlinux before the modules).  Init only: not locked.
+ * tries vmlinux before the modules).  Setup only (nothing else looks
+ * names up before it ends): not locked.
  */
 void kreloc_ksym_prefill(const u64 *addrs)
 {
@@ -183,7 +184,7 @@ int kreloc_ksym_init(void)
 
 /*
  * After the anchors (whose walk may have found it, kreloc_ksym_prefill()),
- * before any file exists.
+ * before any file can be opened (an open waits for the setup).
  */
 void kreloc_ksym_init_show_value(void)
 {
