@@ -581,7 +581,9 @@ const char *kreloc_modules_list_source(void)
  *
  * A module the notifier has recorded already is skipped: the notifier
  * was registered in ->init, the scan runs later in the setup work, and a
- * module loaded in between is on the list too.
+ * module loaded in between is on the list too.  So is kreloc itself, which
+ * may be LIVE by then: the notifier sees its own LIVE (registered before
+ * it) and records it whole, init regions included, whatever the timing.
  *
  * COMING modules are skipped.  One can be freed without any GOING
  * notification to kreloc: when an earlier COMING notifier fails,
@@ -612,7 +614,9 @@ static int kreloc_scan_modules(void)
 		live = false;
 		rcu_read_lock();
 		list_for_each_entry_continue_rcu(mod, kreloc_module_list, list) {
-			live = READ_ONCE(mod->state) == MODULE_STATE_LIVE;
+			/* kreloc itself: its own LIVE notification records it. */
+			live = mod != THIS_MODULE &&
+			       READ_ONCE(mod->state) == MODULE_STATE_LIVE;
 			if (live)
 				break;
 			kreloc_hook_scan(mod->name, false);

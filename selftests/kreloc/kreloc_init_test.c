@@ -19,9 +19,10 @@
  * then fails with its errno (ENOTRECOVERABLE, the hook's), dmesg says the
  * setup failed, and kreloc unloads cleanly.
  *
- * kreloc reads no file: loaded from a mount namespace where
- * /sys/kernel/notes is a forged note (a bind mount), it must still report
- * the running kernel's build id.  Output is KTAP.
+ * kreloc reads no file: loaded where /sys/kernel/notes is a forged note
+ * (a bind mount, in the loader's own mount namespace and in the initial
+ * one), it must still report the running kernel's build id.  Output is
+ * KTAP.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -213,41 +214,61 @@ static int write_forged_notes(const char *path)
 	return fclose(f) || !ok ? -1 : 0;
 }
 
-static void notes_in_namespace(const char *ko)
+/* info's BUILD_ID, or "" (after a load, which waits for the setup). */
+static void info_build_id(char *out, size_t len)
 {
-	char real[64] = "", seen[64] = "", *info;
-	int pid, st, ok;
+	char *info = kr_read_file(KRELOC_DIR "/info", NULL);
+
+	*out = '\0';
+	if (info)
+		kr_kv(info, "BUILD_ID", out, len);
+	free(info);
+}
+
+#define FORGED "/tmp/kreloc_forged_notes"
+
+/*
+ * kreloc reads no file for the build id: loaded where /sys/kernel/notes
+ * is a forged note, it must report the running kernel's.  Twice: forged in
+ * the loading process's own mount namespace (where ->init would resolve a
+ * path), and in the initial one, where the setup work's kworker would.
+ */
+static void notes_forged(const char *ko)
+{
+	char real[64] = "", forged[64] = "", own[64] = "", initial[64] = "";
+	int pid, st, ok_own, ok_initial;
 
 	kr_unload_module("kreloc");
-	if (kr_running_build_id(real, sizeof(real)) ||
-	    write_forged_notes("/tmp/kreloc_forged_notes")) {
+	if (kr_running_build_id(real, sizeof(real)) || write_forged_notes(FORGED)) {
 		ksft_test_result_fail("cannot read the build id or write the forged note\n");
 		return;
 	}
 	pid = fork();
 	if (!pid) {
-		char forged[64] = "";
-
 		if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-		    mount("/tmp/kreloc_forged_notes", "/sys/kernel/notes", NULL, MS_BIND, NULL))
+		    mount(FORGED, "/sys/kernel/notes", NULL, MS_BIND, NULL))
 			_exit(2);
 		kr_running_build_id(forged, sizeof(forged));
-		ksft_print_msg("in the namespace /sys/kernel/notes says %s\n", forged);
-		if (!strcmp(forged, real) || kr_load_module(ko, NULL))
-			_exit(3);
-		_exit(0);
+		ksft_print_msg("in a namespace of its own /sys/kernel/notes says %s\n", forged);
+		_exit(!strcmp(forged, real) || kr_load_module(ko, NULL) ? 3 : 0);
 	}
-	ok = pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st);
-	info = kr_read_file(KRELOC_DIR "/info", NULL);
-	if (info)
-		kr_kv(info, "BUILD_ID", seen, sizeof(seen));
-	free(info);
-	ksft_print_msg("running kernel's build id %s, kreloc's BUILD_ID %s (loader %s)\n", real,
-		       seen, ok ? "forged /sys/kernel/notes" : "failed");
-	ksft_test_result(ok && !strcmp(seen, real),
-			 "loaded where /sys/kernel/notes is forged, kreloc reports the running kernel's build id\n");
+	ok_own = pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st);
+	info_build_id(own, sizeof(own));
 	kr_unload_module("kreloc");
-	unlink("/tmp/kreloc_forged_notes");
+
+	ok_initial = !mount(FORGED, "/sys/kernel/notes", NULL, MS_BIND, NULL);
+	if (ok_initial) {
+		kr_running_build_id(forged, sizeof(forged));
+		ok_initial = strcmp(forged, real) && !kr_load_module(ko, NULL);
+		info_build_id(initial, sizeof(initial));
+		umount2("/sys/kernel/notes", MNT_DETACH);
+	}
+	ksft_print_msg("running kernel's build id %s; kreloc's BUILD_ID loaded in its own namespace %s, in the initial one %s\n",
+		       real, own, initial);
+	ksft_test_result(ok_own && ok_initial && !strcmp(own, real) && !strcmp(initial, real),
+			 "loaded where /sys/kernel/notes is forged (the loader's namespace, the initial one), kreloc reports the running kernel's build id\n");
+	kr_unload_module("kreloc");
+	unlink(FORGED);
 }
 
 int main(int argc, char **argv)
@@ -277,7 +298,7 @@ int main(int argc, char **argv)
 	fail_in_init(ko, "params");
 	for (i = 0; i < ARRAY_SIZE(setup_steps); i++)
 		fail_in_setup(ko, setup_steps[i]);
-	notes_in_namespace(ko);
+	notes_forged(ko);
 
 	kr_unload_module("kreloc");
 	errno = 0;
