@@ -13,17 +13,19 @@
 #include <linux/types.h>
 
 /*
- * The symbol namespace of what kreloc exports, for EXPORT_SYMBOL_NS_GPL():
- * a string literal since v6.13 (commit cdd30ebb1b9f, "module: Convert
- * symbol namespace to string literal"), a bare word the macro stringified
- * before; Kbuild tells which from the target's <linux/export.h>
- * (KRELOC_HAVE_NS_WORD).  Importers need neither form: see
- * KRELOC_IMPORT_NS() in policy/kreloc_export.h.
+ * Export @sym to GPL modules in the symbol namespace KRELOC.  The
+ * namespace of EXPORT_SYMBOL_NS_GPL() is a string literal since v6.13
+ * (commit cdd30ebb1b9f, "module: Convert symbol namespace to string
+ * literal"), a bare word before, which the macro stringified (with #ns up
+ * to v5.x, which expands no macro, so the word is spelt out here); Kbuild
+ * tells which from the target's <linux/export.h> (KRELOC_HAVE_NS_WORD).
+ * Importers need neither form: see KRELOC_IMPORT_NS() in
+ * policy/kreloc_export.h.
  */
 #ifdef KRELOC_HAVE_NS_WORD
-#define KRELOC_NS	KRELOC
+#define KRELOC_EXPORT_NS_GPL(sym)	EXPORT_SYMBOL_NS_GPL(sym, KRELOC)
 #else
-#define KRELOC_NS	"KRELOC"
+#define KRELOC_EXPORT_NS_GPL(sym)	EXPORT_SYMBOL_NS_GPL(sym, "KRELOC")
 #endif
 
 struct module;

@@ -116,7 +116,8 @@ unsigned long kreloc_kprobe_lookup_name(const char *name, unsigned int offset)
 		addr = kreloc_resolve_name(name);
 	return addr ? kreloc_ksym_probe_entry(addr, offset) : 0;
 }
-EXPORT_SYMBOL_NS_GPL(kreloc_kprobe_lookup_name, KRELOC_NS);
+
+KRELOC_EXPORT_NS_GPL(kreloc_kprobe_lookup_name);
 
 #define kreloc_lookup_err(err, why, fmt, ...)					\
 	({ snprintf(why, KRELOC_REASON_MAX, fmt, ##__VA_ARGS__); (err); })
