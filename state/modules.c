@@ -248,8 +248,8 @@ static void kreloc_trim_history(void)
 	}
 }
 
-/* Record @mod at COMING, or at LIVE if its COMING went unseen. */
-static void kreloc_mod_coming(struct module *mod, enum kreloc_mstate state)
+/* Record @mod at COMING. */
+static void kreloc_mod_coming(struct module *mod)
 {
 	struct kreloc_mrec *rec = kreloc_mrec_new(mod, true);
 	u64 gen;
@@ -259,7 +259,7 @@ static void kreloc_mod_coming(struct module *mod, enum kreloc_mstate state)
 		pr_warn_ratelimited("out of memory recording module %s\n", mod->name);
 		return;
 	}
-	rec->state = state;
+	rec->state = KRELOC_M_COMING;
 	mutex_lock(&kreloc_event_lock);
 	mutex_lock(&kreloc_mod_lock);
 	kreloc_mark_reused(mod);
@@ -275,25 +275,39 @@ static void kreloc_mod_coming(struct module *mod, enum kreloc_mstate state)
 
 static void kreloc_mod_live(struct module *mod)
 {
+	struct kreloc_mrec *rec, *unseen = NULL;
 	struct kreloc_msect *sects;
-	struct kreloc_mrec *rec;
+	bool added = false;
 	int n;
 
 	/* The module cannot be freed while its LIVE notification runs. */
 	n = kreloc_modsect_copy(mod, &sects);
 
+	mutex_lock(&kreloc_event_lock);
 	mutex_lock(&kreloc_mod_lock);
 	rec = kreloc_find_live(mod);
 	if (!rec) {
 		/*
 		 * Its COMING went unseen (kreloc was loading, or out of
 		 * memory): record it now, init regions and all, for they are
-		 * released only after this notifier.
+		 * released only after this notifier.  The event lock, held
+		 * throughout, keeps the scan from recording it meanwhile.
 		 */
 		mutex_unlock(&kreloc_mod_lock);
-		kreloc_mod_coming(mod, KRELOC_M_LIVE);
+		unseen = kreloc_mrec_new(mod, true);
 		mutex_lock(&kreloc_mod_lock);
-		rec = kreloc_find_live(mod);
+		if (unseen) {
+			kreloc_mark_reused(mod);
+			kreloc_retire_stale(mod);
+			rec = unseen;
+			unseen = NULL;
+			rec->load_gen = ++kreloc_gen;
+			list_add_tail(&rec->node, &kreloc_live);
+			added = true;
+		} else {
+			atomic_inc(&kreloc_modules_lost);
+			pr_warn_ratelimited("out of memory recording module %s\n", mod->name);
+		}
 	}
 	if (rec) {
 		rec->state = KRELOC_M_LIVE;
@@ -308,6 +322,12 @@ static void kreloc_mod_live(struct module *mod)
 		kreloc_gen++;
 	}
 	mutex_unlock(&kreloc_mod_lock);
+	/* A live record moves or goes only under the event lock, held here. */
+	if (added) {
+		kreloc_tell_added(rec->name, rec->load_gen);
+		kreloc_trim_history();
+	}
+	mutex_unlock(&kreloc_event_lock);
 	if (sects && n > 0)
 		kreloc_modsect_free(sects, n);
 }
@@ -430,7 +450,7 @@ static int kreloc_mod_notify(struct notifier_block *nb, unsigned long action,
 
 	switch (action) {
 	case MODULE_STATE_COMING:
-		kreloc_mod_coming(mod, KRELOC_M_COMING);
+		kreloc_mod_coming(mod);
 		break;
 	case MODULE_STATE_LIVE:
 		kreloc_mod_live(mod);
