@@ -113,12 +113,14 @@ bool kreloc_arch_callable(unsigned long addr);
 bool kreloc_arch_static_call_direct(void);
 
 /**
- * kreloc_arch_image_bounds() - the running kernel image's extent, if the
- * architecture can tell it (arm64: the Image header's image_size at
- * _text)
+ * kreloc_arch_image_bounds() - a stretch of the running kernel image that
+ * holds all of its .data, if the architecture can tell it (arm64: _stext
+ * to the exported empty_zero_page, at the start of .bss)
  * @offset:	the published offset of the image (KERNELOFFSET)
- * @start:	set to the runtime start of the image (_text)
- * @end:	set to its runtime end (_end)
+ * @start:	set to the stretch's runtime start
+ * @end:	set to its runtime end
+ *
+ * No module memory may lie inside.
  *
  * Return: true if known; else the caller takes the link-time sections.
  */

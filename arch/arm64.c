@@ -27,10 +27,9 @@
  * arch_adjust_kprobe_addr() and steps BTI and PACIASP like any hint, so
  * the defaults of generic.c apply to probes and function pointers.
  */
+#include <linux/module.h>
 #include <linux/sizes.h>
-#include <linux/string.h>
 #include <linux/uaccess.h>
-#include <asm/image.h>
 #include <asm/insn.h>
 #include <asm/memory.h>
 #include "arch/arch.h"
@@ -58,25 +57,27 @@ bool kreloc_arch_single_delta(void)
 }
 
 /*
- * The Image header (Documentation/arm64/booting.rst) is the start of
- * .head.text, at _text = KIMAGE_VADDR + the offset, and stays mapped:
- * image_size is _end - _text (head.S: _kernel_size_le).  A header without
- * the magic, or with a size no kernel has, says nothing.
+ * From _stext (KIMAGE_VADDR + SEGMENT_ALIGN + the offset) to the end of
+ * empty_zero_page, which arch/arm64/mm/mmu.c exports and places in
+ * .bss..page_aligned: the start of .bss, after all of .data.  Between the
+ * two lie only the image's own mapped segments (the init ones stay
+ * reserved after they are freed, "not to be reused for modules"), so no
+ * module memory.  The Image header at _text would give the size, but
+ * [_text, _stext) is not mapped after boot.  __symbol_get() finds the
+ * export without linking against it; since v6.5 it gives GPL exports only,
+ * and Debian's arm64 kernels since then have KALLSYMS_ALL (kallsyms has
+ * "modules" itself).
  */
 bool kreloc_arch_image_bounds(u64 offset, u64 *start, u64 *end)
 {
-	struct arm64_image_header h;
-	u64 text = KIMAGE_VADDR + offset, size;
+	u64 stext = KIMAGE_VADDR + SEGMENT_ALIGN + offset;
+	void *zero = __symbol_get("empty_zero_page");
 
-	if (copy_from_kernel_nofault(&h, (void *)text, sizeof(h)) ||
-	    memcmp(&h.magic, ARM64_IMAGE_MAGIC, sizeof(h.magic)))
+	if (!zero)
 		return false;
-	size = le64_to_cpu(h.image_size);
-	if (size < SZ_1M || size > SZ_1G)
-		return false;
-	*start = text;
-	*end = text + size;
-	return true;
+	*start = stext;
+	*end = (u64)zero + PAGE_SIZE;
+	return *end > *start && *end - *start < SZ_1G;
 }
 
 /*

@@ -141,14 +141,15 @@ bool kreloc_core_kernel_offset(u64 *off)
 }
 
 /**
- * kreloc_core_image_bounds() - where the kernel image lies at run time
- * @start:	set to the image's runtime start
+ * kreloc_core_image_bounds() - a stretch of the kernel image at run time
+ * that holds all of its .data
+ * @start:	set to the stretch's runtime start
  * @end:	set to its runtime end
  *
  * From the published offset (STATUS=ok only) and the architecture's own
- * answer, else, where the image moves as one, the link-time sections:
- * each lies at its link-time address plus the offset, whether or not an
- * anchor of its own was found.
+ * answer, else, where the image moves as one and the link-time data knows
+ * the data section, the link-time sections: each lies at its link-time
+ * address plus the offset, whether or not an anchor of its own was found.
  *
  * Return: true if known.
  */
@@ -162,7 +163,8 @@ bool kreloc_core_image_bounds(u64 *start, u64 *end)
 		return false;
 	if (kreloc_arch_image_bounds(core->kernel_offset, start, end))
 		return true;
-	if (!kreloc_arch_single_delta())
+	if (!kreloc_arch_single_delta() || !core->linked->sec[KRELOC_DATA].known ||
+	    !core->linked->sec[KRELOC_DATA].size)
 		return false;
 	for (g = 0; g < KRELOC_NR_GROUPS; g++) {
 		const struct kreloc_linked_section *s = &core->linked->sec[g];

@@ -490,8 +490,8 @@ static bool kreloc_list_reaches(const struct list_head *head)
  * The one node of this module's list that lies inside the kernel image,
  * or 0.  Every other node is the list member of a struct module, which
  * lives in module memory, forming or not; the head, "modules", is a
- * variable of the image.  Two nodes inside (or none) mean the bounds are
- * wrong, and nothing is taken.
+ * variable of the image's .data, which the bounds hold whole.  Two nodes
+ * inside (or none) mean the bounds are wrong, and nothing is taken.
  */
 static unsigned long kreloc_list_node_in_image(void)
 {
@@ -523,11 +523,11 @@ static unsigned long kreloc_list_node_in_image(void)
  *   - else the link-time data may have it (a System.map), and on an
  *     architecture that moves the image by one delta it sits at the linked
  *     address plus the published offset;
- *   - else it is the one node of this module's list inside the kernel
- *     image's runtime bounds (kreloc_core_image_bounds(): the published
- *     offset, and the arch's answer or the link-time sections), which is
- *     what Debian's arm64 and ppc64el 6.1 need: no KALLSYMS_ALL, and a
- *     placeholder System.map.
+ *   - else it is the one node of this module's list inside a stretch of
+ *     the kernel image that holds all of .data, where "modules" is
+ *     (kreloc_core_image_bounds(): the published offset, and the arch's
+ *     answer or the link-time sections), which is what Debian's arm64 and
+ *     ppc64el 6.1 need: no KALLSYMS_ALL, and a placeholder System.map.
  * Any way, walking the list from this module must reach it.  Guessing
  * (e.g. the one node no module's memory holds: __module_address() also
  * says "no module" for a module still forming) is not good enough, because
