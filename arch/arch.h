@@ -115,7 +115,7 @@ bool kreloc_arch_static_call_direct(void);
 /**
  * kreloc_arch_image_bounds() - a stretch of the running kernel image that
  * holds all of its .data, if the architecture can tell it (arm64: _stext
- * to the exported empty_zero_page, at the start of .bss)
+ * to the exported pm_power_off, in .bss)
  * @offset:	the published offset of the image (KERNELOFFSET)
  * @start:	set to the stretch's runtime start
  * @end:	set to its runtime end

@@ -57,26 +57,27 @@ bool kreloc_arch_single_delta(void)
 }
 
 /*
- * From _stext (KIMAGE_VADDR + SEGMENT_ALIGN + the offset) to the end of
- * empty_zero_page, which arch/arm64/mm/mmu.c exports and places in
- * .bss..page_aligned: the start of .bss, after all of .data.  Between the
- * two lie only the image's own mapped segments (the init ones stay
- * reserved after they are freed, "not to be reused for modules"), so no
- * module memory.  The Image header at _text would give the size, but
- * [_text, _stext) is not mapped after boot.  __symbol_get() finds the
- * export without linking against it; since v6.5 it gives GPL exports only,
- * and Debian's arm64 kernels since then have KALLSYMS_ALL (kallsyms has
- * "modules" itself).
+ * From _stext (KIMAGE_VADDR + SEGMENT_ALIGN + the offset) to past
+ * pm_power_off, which arch/arm64/kernel/process.c defines without an
+ * initialiser, so in .bss, after all of .data, and exports GPL.  Between
+ * the two lie only the image's own mapped segments and their alignment
+ * gaps (the init segments stay reserved once freed, "not to be reused for
+ * modules"); a module placed in such a gap would make its list node a
+ * second one inside, and the search then takes none.  The Image header at
+ * _text would give the size, but [_text, _stext) is not mapped after
+ * boot.  __symbol_get() finds the export without linking to it (and gives
+ * only GPL exports: Debian's 6.1.192 has that change of v6.5, so
+ * empty_zero_page, exported plainly, is no use).
  */
 bool kreloc_arch_image_bounds(u64 offset, u64 *start, u64 *end)
 {
 	u64 stext = KIMAGE_VADDR + SEGMENT_ALIGN + offset;
-	void *zero = __symbol_get("empty_zero_page");
+	void *pm = __symbol_get("pm_power_off");
 
-	if (!zero)
+	if (!pm)
 		return false;
 	*start = stext;
-	*end = (u64)zero + PAGE_SIZE;
+	*end = (u64)pm + sizeof(void *);
 	return *end > *start && *end - *start < SZ_1G;
 }
 
