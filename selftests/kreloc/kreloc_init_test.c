@@ -157,7 +157,7 @@ static int wait_errno(int pid)
 
 static void fail_in_setup(const char *ko, const char *step)
 {
-	char params[128], *log;
+	char params[128], num[64], *log;
 	int err, early, late, lookup, splat, said, gone;
 	long long seq;
 	struct stat st;
@@ -180,7 +180,9 @@ static void fail_in_setup(const char *ko, const char *step)
 		close(fd);
 	gone = !kr_unload_module("kreloc") && stat(KRELOC_DIR, &st);
 	log = kr_kmsg(seq, NULL);
-	said = log && strstr(log, "kreloc: setup failed (ENOTRECOVERABLE)");
+	/* The errno's name, or its number without CONFIG_SYMBOLIC_ERRNAME. */
+	snprintf(num, sizeof(num), "kreloc: setup failed (%d)", ENOTRECOVERABLE);
+	said = log && (strstr(log, "kreloc: setup failed (ENOTRECOVERABLE)") || strstr(log, num));
 	splat = !log || kr_kmsg_splat(log);
 	if ((splat || !said) && log)
 		ksft_print_msg("dmesg:\n%s", log);
