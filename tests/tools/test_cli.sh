@@ -27,7 +27,10 @@ run u2 resolve --snapshot x --system-map a --kallsyms b; expect_rc u2 2 'exactly
 run u3 frobnicate;                           expect_rc u3 2 "unknown command 'frobnicate'" "usage: unknown command exits 2"
 run u4 probe --dry-run 'bad spec!';          expect_rc u4 2 'bad character in symbol name' "usage: malformed probe spec exits 2 (the module's grammar)"
 run u5 probe --remove nogroup;               expect_rc u5 2 'GROUP/EVENT' "usage: --remove without G/E exits 2"
-run u6 show --bogus;                         expect_rc u6 2 'bad option' "usage: unknown option exits 2"
+run u6 show --bogus;                         expect_rc u6 2 "^kreloc show: unknown option '--bogus'$" "usage: unknown option exits 2, naming it"
+check "usage: an unknown option is reported once (not by getopt too)" test "$(grep -c bogus "$W/u6.err")" = 1
+run u6b resolve --snapshot;                  expect_rc u6b 2 "^kreloc resolve: option '--snapshot' needs an argument$" "usage: a missing option argument is named, exit 2"
+check "... once" test "$(grep -c snapshot "$W/u6b.err")" = 1
 run u7 --help
 check "--help lists the commands" sh -c '[ '"$rc"' = 0 ] && grep -q resolve "$1" && grep -q probe "$1"' sh "$W/u7.out"
 run u8 res --help
@@ -97,6 +100,33 @@ echo old > "$W/snap.old"; chmod 644 "$W/snap.old"
 (umask 022; "$K" --root "$R" snapshot -o "$W/snap.old" 2>/dev/null)
 check "snapshot -o over an existing 0644 file: replaced, 0600, no temporary left behind" \
 	sh -c '[ "$(stat -c %a "$1")" = 600 ] && head -1 "$1" | grep -q KRELOC && [ -z "$(ls "$2" | grep "\.tmp$")" ]' sh "$W/snap.old" "$W"
+# -o never replaces what is not a regular file it may replace: a device or
+# FIFO is written in place, a symbolic link (or other special file) refused.
+if [ "$(id -u)" = 0 ]; then
+	mknod "$W/full" c 1 7; mknod "$W/null" c 1 3; mkfifo "$W/fifo"
+	ln -s /proc/self/fd/1 "$W/link.fd1"; echo keep > "$W/target"; ln -s target "$W/link.file"
+	run o1 --root "$R" snapshot -o "$W/full"
+	check "snapshot -o a character device (a copy of /dev/full): written in place, the write error named, exit 1; still the device (exit $rc)" \
+		sh -c '[ '"$rc"' = 1 ] && grep -q "No space left on device" "$1" && [ -c "$2" ] && [ "$(stat -c %t,%T "$2")" = 1,7 ]' sh "$W/o1.err" "$W/full"
+	run o2 --root "$R" snapshot -o "$W/null"
+	check "snapshot -o a character device (a copy of /dev/null): exit 0, still the device (exit $rc)" \
+		sh -c '[ '"$rc"' = 0 ] && [ -c "$1" ]' sh "$W/null"
+	cat "$W/fifo" > "$W/fifo.out" & reader=$!
+	run o3 --root "$R" snapshot -o "$W/fifo"
+	wait $reader
+	check "snapshot -o a FIFO: the snapshot goes through it, the FIFO stays (exit $rc)" \
+		sh -c '[ '"$rc"' = 0 ] && [ -p "$1" ] && cmp -s "$2" "$3"' sh "$W/fifo" "$W/fifo.out" "$SNAP"
+	run o4 --root "$R" snapshot -o "$W/link.fd1"
+	expect_rc o4 1 "link.fd1 is a symbolic link" "snapshot -o a symbolic link to /proc/self/fd/1: refused, exit 1"
+	check "... and the link is still there, unchanged" test "$(readlink "$W/link.fd1")" = /proc/self/fd/1
+	run o5 --root "$R" snapshot -o "$W/link.file"
+	check "snapshot -o a symbolic link to a file: refused; link and file unchanged (exit $rc)" \
+		sh -c '[ '"$rc"' = 1 ] && [ "$(readlink "$1")" = target ] && [ "$(cat "$2")" = keep ]' sh "$W/link.file" "$W/target"
+	run o6 --root "$R" snapshot -o "$W"
+	expect_rc o6 1 "is a directory" "snapshot -o a directory: refused, exit 1"
+else
+	for i in 1 2 3 4 5 6 7; do skip "snapshot -o special files" "needs root (mknod)"; done
+fi
 check "snapshot: the module records carry their .ko build ids ($(grep -c '^module .* [0-9a-f]\{40\}$' "$SNAP") of $nrec)" \
 	test "$(grep -c '^module .* [0-9a-f]\{40\}$' "$SNAP")" -eq "$nrec"
 run s5 show --snapshot "$SNAP" --json
@@ -386,6 +416,24 @@ expect_rc q16 3 'lookup: .*refused by your credentials' "EPERM/EACCES from krelo
 echo "none [integrity] confidentiality" > "$P/sys/kernel/security/lockdown"
 setpriv --reuid=65534 --regid=65534 --clear-groups "$K" --root "$P" probe --dry-run schedule > "$W/q17.out" 2> "$W/q17.err"; rc=$?
 expect_rc q17 3 "refused by kernel lockdown \(mode 'integrity'" "the same under lockdown=integrity: exit 3, lockdown named"
+echo "[none] integrity confidentiality" > "$P/sys/kernel/security/lockdown"
+# Local errors are not the kernel's: exit 1, not 3.
+mkdir -p "$P/rootonly" "$P/shared"; chmod 700 "$P/rootonly"; chmod 1777 "$P/shared"
+echo keep > "$P/shared/ro"; chmod 644 "$P/shared/ro"
+setpriv --reuid=65534 --regid=65534 --clear-groups "$K" --root "$P" snapshot -o "$P/rootonly/s" > "$W/o7.out" 2> "$W/o7.err"; rc=$?
+expect_rc o7 1 'rootonly/s: .*Permission denied' \
+	"snapshot -o into a directory the user may not write: exit 1 (a local error, not 3)"
+setpriv --reuid=65534 --regid=65534 --clear-groups "$K" --root "$P" snapshot -o "$P/shared/ro" > "$W/o8.out" 2> "$W/o8.err"; rc=$?
+expect_rc o8 1 'shared/ro: Permission denied: kreloc replaces only a file you may write' \
+	"snapshot -o over a file the user may not write (in a sticky directory): refused, exit 1"
+check "... and the file is unchanged" test "$(cat "$P/shared/ro")" = keep
+# tracefs refusing: kprobe_events not writable for the user.  The reason is
+# tracefs' (root, lockdown), not the address-visibility one of debugfs.
+chmod 644 "$P/sys/kernel/tracing/kprobe_events"; rm -f "$P/sys/kernel/debug/kreloc/lookup"
+setpriv --reuid=65534 --regid=65534 --clear-groups "$K" --root "$P" probe schedule > "$W/q18.out" 2> "$W/q18.err"; rc=$?
+expect_rc q18 3 'kprobe_events: Permission denied: .*tracefs' \
+	"probe as nobody: kprobe_events not writable: exit 3, the message is about tracefs"
+check "... and does not talk about kernel address visibility (kptr_restrict)" sh -c '! grep -q kptr_restrict "$1"' sh "$W/q18.err"
 rm -rf "$P"
 
 # ---------------------------------------------------------------- corrupt snapshots

@@ -18,8 +18,7 @@
 
 static char lockdown_mode[32];
 
-/* The bracketed mode of /sys/kernel/security/lockdown, or "" if unknown. */
-static const char *lockdown(void)
+const char *kreloc_lockdown(void)
 {
 	char path[4200], buf[256], *l, *r;
 	ssize_t n;
@@ -47,7 +46,7 @@ static const char *lockdown(void)
 const char *kreloc_eperm_reason(const char *path)
 {
 	static char why[512];
-	const char *mode = lockdown();
+	const char *mode = kreloc_lockdown();
 
 	if (*mode && strcmp(mode, "none"))
 		snprintf(why, sizeof(why), "refused by kernel lockdown (mode '%s' in "

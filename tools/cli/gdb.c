@@ -15,6 +15,7 @@
 #include "main.h"
 #include "debugfs.h"
 #include "kdbg.h"
+#include "ofile.h"
 
 static const char gdb_help[] =
 	"Usage: kreloc gdb [--snapshot FILE] [--vmlinux FILE] [--modules-dir DIR]\n"
@@ -250,13 +251,13 @@ int do_gdb(int argc, char **argv)
 	struct kdbg_mod *dm = NULL;
 	struct ksf_index ix = { 0 };
 	struct ksymfile v = { 0 };
-	struct kdbg_out o;
+	struct ofile o;
 	uint64_t off;
 	struct ksnap s;
 	struct stat st;
 	FILE *f;
 
-	while ((c = getopt_long(argc, argv, "+s:v:d:Hm:o:jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:s:v:d:Hm:o:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 's': snap_path = optarg; break;
 		case 'v': vmlinux = optarg; break;
@@ -281,7 +282,7 @@ int do_gdb(int argc, char **argv)
 		case 'o': out = optarg; break;
 		case 'j': json_output = true; break;
 		case 'h': fputs(gdb_help, stdout); return 0;
-		default: free(sels); return usage_err("gdb", "bad option");
+		default: free(sels); return opt_err("gdb", c, argv);
 		}
 	}
 	if (optind != argc) {
@@ -386,7 +387,7 @@ int do_gdb(int argc, char **argv)
 			ret = EXIT_FAIL;
 		}
 
-	if (kdbg_out_open(&o, out, err, sizeof(err))) {
+	if (ofile_open(&o, out, err, sizeof(err))) {
 		p_err("%s", err);
 		ret = EXIT_FAIL;
 		goto out;
@@ -398,6 +399,7 @@ int do_gdb(int argc, char **argv)
 
 		if (!jw) {
 			p_err("out of memory");
+			ofile_commit(&o, true, err, sizeof(err));
 			ret = EXIT_FAIL;
 			goto out;
 		}
@@ -433,7 +435,7 @@ int do_gdb(int argc, char **argv)
 					dm[i].status == KDBG_MISSING ? "no .ko found" : dm[i].why);
 		}
 	}
-	if (kdbg_out_commit(&o, 0, err, sizeof(err))) {
+	if (ofile_commit(&o, false, err, sizeof(err))) {
 		p_err("%s", err);
 		ret = EXIT_FAIL;
 	}

@@ -15,6 +15,7 @@
 #include "main.h"
 #include "debugfs.h"
 #include "kdbg.h"
+#include "ofile.h"
 #include "../sysmap.h"
 
 static const char kallsyms_help[] =
@@ -155,12 +156,12 @@ int do_kallsyms(int argc, char **argv)
 	size_t *counts = NULL, i, j;
 	int c, no_modules = 0, ret = 0, have_gen = 0, have_map = 0;
 	uint64_t gen = 0;
-	struct kdbg_out o;
+	struct ofile o;
 	struct ksnap s;
 	struct stat sb;
 	char *end;
 
-	while ((c = getopt_long(argc, argv, "+s:m:v:d:g:o:jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:s:m:v:d:g:o:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 's': snap_path = optarg; break;
 		case 'm': map_path = optarg; break;
@@ -177,7 +178,7 @@ int do_kallsyms(int argc, char **argv)
 		case 'o': out = optarg; break;
 		case 'j': json_output = true; break;
 		case 'h': fputs(kallsyms_help, stdout); return 0;
-		default: return usage_err("kallsyms", "bad option");
+		default: return opt_err("kallsyms", c, argv);
 		}
 	}
 	if (optind != argc)
@@ -305,7 +306,7 @@ int do_kallsyms(int argc, char **argv)
 		}
 	}
 
-	if (kdbg_out_open(&o, out, err, sizeof(err))) {
+	if (ofile_open(&o, out, err, sizeof(err))) {
 		p_err("%s", err);
 		ret = EXIT_FAIL;
 		goto out;
@@ -321,7 +322,7 @@ int do_kallsyms(int argc, char **argv)
 	for (i = 0; i < s.nr_mods; i++)
 		if (dm[i].status == KDBG_OK)
 			counts[i] = module_syms(o.f, co.width, &dm[i], tags[i]);
-	if (kdbg_out_commit(&o, 0, err, sizeof(err))) {
+	if (ofile_commit(&o, false, err, sizeof(err))) {
 		p_err("%s", err);
 		ret = EXIT_FAIL;
 		goto out;

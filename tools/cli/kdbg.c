@@ -154,51 +154,6 @@ void kdbg_mod_free(struct kdbg_mod *d)
 	ksf_free(&d->ko);
 }
 
-int kdbg_out_open(struct kdbg_out *o, const char *path, char *err, size_t errlen)
-{
-	int fd;
-
-	memset(o, 0, sizeof(*o));
-	if (!path || !strcmp(path, "-")) {
-		o->f = stdout;
-		return 0;
-	}
-	o->path = path;
-	snprintf(o->tmp, sizeof(o->tmp), "%s.tmp.%ld", path, (long)getpid());
-	fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return ksnap_seterr(err, errlen, "%s: %s", o->tmp, strerror(errno));
-	o->f = fdopen(fd, "w");
-	if (!o->f) {
-		close(fd);
-		unlink(o->tmp);
-		return ksnap_seterr(err, errlen, "%s: %s", o->tmp, strerror(errno));
-	}
-	return 0;
-}
-
-int kdbg_out_commit(struct kdbg_out *o, int failed, char *err, size_t errlen)
-{
-	int bad;
-
-	if (!o->path) {
-		if (fflush(stdout))
-			return ksnap_seterr(err, errlen, "stdout: %s", strerror(errno));
-		return 0;
-	}
-	bad = ferror(o->f);
-	bad |= fclose(o->f) != 0;
-	if (failed || bad || rename(o->tmp, o->path)) {
-		int e = errno;
-
-		unlink(o->tmp);
-		if (failed)
-			return -1;
-		return ksnap_seterr(err, errlen, "%s: %s", o->path, strerror(e));
-	}
-	return 0;
-}
-
 void kdbg_json_gen(const char *name, const struct kval *v)
 {
 	if (v->ok)

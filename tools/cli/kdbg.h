@@ -2,7 +2,7 @@
 /*
  * kdbg.h - what `kreloc gdb` and `kreloc kallsyms` share: the vmlinux of a
  * snapshot's build, each module record's .ko placed at the recorded section
- * addresses, and output files that hold addresses (0600).
+ * addresses.
  */
 #ifndef KRELOC_KDBG_H
 #define KRELOC_KDBG_H
@@ -48,20 +48,6 @@ void kdbg_mod_free(struct kdbg_mod *d);
 /* Is the record live at generation g (loaded at or before, not unloaded by then)? */
 int kdbg_live_at(const struct ks_mod *m, uint64_t g);
 int kdbg_is_loaded(const struct ks_mod *m);
-
-/*
- * Output that holds addresses: created 0600 under a temporary name beside
- * path, renamed into place by kdbg_out_commit().  path NULL or "-" is stdout.
- */
-struct kdbg_out {
-	FILE *f;
-	const char *path;
-	char tmp[4096];
-};
-
-int kdbg_out_open(struct kdbg_out *o, const char *path, char *err, size_t errlen);
-/* Flush, close and rename (or drop the temporary file if failed). */
-int kdbg_out_commit(struct kdbg_out *o, int failed, char *err, size_t errlen);
 
 /* "name": the generation, or null, into the invocation's JSON document. */
 void kdbg_json_gen(const char *name, const struct kval *v);

@@ -211,6 +211,7 @@ int do_probe(int argc, char **argv)
 		{ "group", required_argument, NULL, 'g' },
 		{ "event", required_argument, NULL, 'e' },
 		{ "remove", required_argument, NULL, 'r' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -226,14 +227,15 @@ int do_probe(int argc, char **argv)
 	size_t linelen = 0;
 	FILE *lf;
 
-	while ((c = getopt_long(argc, argv, "+ng:e:r:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:ng:e:r:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n': dry = 1; break;
 		case 'g': group = optarg; break;
 		case 'e': event = optarg; break;
 		case 'r': remove = optarg; break;
+		case 'j': json_output = true; break;
 		case 'h': fputs(probe_help, stdout); return EXIT_OK;
-		default: return usage_err("probe", "bad option");
+		default: return opt_err("probe", c, argv);
 		}
 	}
 	if (remove) {

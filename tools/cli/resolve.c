@@ -351,7 +351,7 @@ int do_resolve(int argc, char **argv)
 	int c, i, use_stdin, ret = EXIT_OK, nmaps = 0;
 	struct stat st;
 
-	while ((c = getopt_long(argc, argv, "+s:m:k:v:d:jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:s:m:k:v:d:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 's': snap_path = optarg; break;
 		case 'm': map = optarg; kind = KRES_SYSTEM_MAP; nmaps++; break;
@@ -360,7 +360,7 @@ int do_resolve(int argc, char **argv)
 		case 'd': moddir = optarg; break;
 		case 'j': json_output = true; break;
 		case 'h': fputs(resolve_help, stdout); return EXIT_OK;
-		default: return usage_err("resolve", "bad option");
+		default: return opt_err("resolve", c, argv);
 		}
 	}
 	if (!snap_path)
