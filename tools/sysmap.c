@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sysmap.h"
+#include "../lib/kreloc_spec.h"
 
 #define SYSMAP_PLACEHOLDER "The real System.map is in"
-#define SYSMAP_MAX_NAME 512
+/* KSYM_NAME_LEN, with the NUL: Rust's mangled names need more than 128. */
+#define SYSMAP_MAX_NAME KRELOC_SPEC_NAME_MAX
 
 int sysmap_parse_line(char *line, struct sysmap_sym *sym, const char **why)
 {

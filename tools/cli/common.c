@@ -93,9 +93,14 @@ void json_doc_end(void)
 	json_doc_done = true;
 }
 
-void path_in(char *buf, size_t len, const char *rel)
+int path_in(char *buf, size_t len, const char *rel)
 {
-	snprintf(buf, len, "%s%s", root, rel);
+	if ((size_t)snprintf(buf, len, "%s%s", root, rel) < len)
+		return 0;
+	/* Never a path cut short: an empty one fails to open. */
+	buf[0] = '\0';
+	errno = ENAMETOOLONG;
+	return -1;
 }
 
 int exit_for_errno(int e)

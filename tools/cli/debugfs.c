@@ -74,7 +74,10 @@ static int open_err(char *err, size_t errlen, const char *path, int e)
 
 static FILE *open_in(const char *dir, const char *name, char *path, size_t plen)
 {
-	snprintf(path, plen, "%s/%s", dir, name);
+	if ((size_t)snprintf(path, plen, "%s/%s", dir, name) >= plen) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
 	return fopen(path, "re");
 }
 
@@ -213,8 +216,9 @@ static char *sysfs_build_id(const char *name)
 	ssize_t n;
 	int fd, len, i;
 
-	snprintf(rel, sizeof(rel), "/sys/module/%s/notes/.note.gnu.build-id", name);
-	path_in(path, sizeof(path), rel);
+	if ((size_t)snprintf(rel, sizeof(rel), "/sys/module/%s/notes/.note.gnu.build-id",
+			     name) >= sizeof(rel) || path_in(path, sizeof(path), rel))
+		return NULL;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
@@ -283,10 +287,12 @@ static int read_once(struct ksnap *s, const char *dir, int *no_modules, char *er
 	for (i = 0; i < s->nr_mods; i++) {
 		struct ks_mod *m = &s->mods[i];
 
-		if (m->load_gen.ok)
-			snprintf(sub, sizeof(sub), "module/%s@%" PRIu64, m->name, m->load_gen.v);
-		else
-			snprintf(sub, sizeof(sub), "module/%s", m->name);
+		if ((size_t)(m->load_gen.ok ?
+			     snprintf(sub, sizeof(sub), "module/%s@%" PRIu64, m->name, m->load_gen.v) :
+			     snprintf(sub, sizeof(sub), "module/%s", m->name)) >= sizeof(sub)) {
+			ksnap_seterr(err, errlen, "%s: module name too long", m->name);
+			return EXIT_FAIL;
+		}
 		f = open_in(dir, sub, path, sizeof(path));
 		if (!f && errno == ENOENT)
 			return -1;	/* unloaded or pruned since `modules` was read */
@@ -415,11 +421,12 @@ static int report_err_line(const char *path, const char *spec, const char *line)
 {
 	const char *name = line + 4;
 	char ename[32];
+	struct kval v;
 	int e;
 
 	snprintf(ename, sizeof(ename), "%.*s", (int)strcspn(name, " "), name);
 	if (ename[0] >= '0' && ename[0] <= '9')
-		e = atoi(ename);
+		e = !ksnap_parse_dec(ename, &v) && v.ok && v.v <= 4095 ? (int)v.v : EIO;
 	else
 		e = errno_of(ename);
 	if (e == EPERM || e == EACCES)
@@ -484,8 +491,12 @@ int kreloc_lookup(const char *spec, struct lookup_answer *a)
 		return EXIT_FAIL;
 	}
 	a->probe = v.v;
-	snprintf(a->module, sizeof(a->module), "%s",
-		 strcmp(tok[3], "-") && strcmp(tok[3], "vmlinux") ? tok[3] : "");
-	snprintf(a->type, sizeof(a->type), "%s", tok[4]);
+	if ((size_t)snprintf(a->module, sizeof(a->module), "%s",
+			     strcmp(tok[3], "-") && strcmp(tok[3], "vmlinux") ? tok[3] : "") >=
+	    sizeof(a->module) ||
+	    (size_t)snprintf(a->type, sizeof(a->type), "%s", tok[4]) >= sizeof(a->type)) {
+		p_err("%s: unexpected answer '%s'", path, buf);
+		return EXIT_FAIL;
+	}
 	return EXIT_OK;
 }

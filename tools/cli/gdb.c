@@ -53,7 +53,8 @@ static const char *default_vmlinux(const char *rel, char *buf, size_t len)
 	size_t i;
 
 	for (i = 0; fmt[i]; i++) {
-		snprintf(buf, len, fmt[i], rel);
+		if ((size_t)snprintf(buf, len, fmt[i], rel) >= len)
+			return NULL;
 		if (!stat(buf, &st) && S_ISREG(st.st_mode))
 			return buf;
 	}
@@ -64,11 +65,11 @@ static const char *default_moddir(const char *rel, char *buf, size_t len)
 {
 	struct stat st;
 
-	snprintf(buf, len, "/usr/lib/debug/lib/modules/%s", rel);
-	if (!stat(buf, &st) && S_ISDIR(st.st_mode))
+	if ((size_t)snprintf(buf, len, "/usr/lib/debug/lib/modules/%s", rel) < len &&
+	    !stat(buf, &st) && S_ISDIR(st.st_mode))
 		return buf;
-	snprintf(buf, len, "/lib/modules/%s", rel);
-	if (!stat(buf, &st) && S_ISDIR(st.st_mode))
+	if ((size_t)snprintf(buf, len, "/lib/modules/%s", rel) < len &&
+	    !stat(buf, &st) && S_ISDIR(st.st_mode))
 		return buf;
 	return NULL;
 }
@@ -95,18 +96,18 @@ static int parse_sel(const char *arg, struct sel *s)
 {
 	const char *at = strchr(arg, '@');
 	size_t n = at ? (size_t)(at - arg) : strlen(arg);
-	char *end;
 
 	memset(s, 0, sizeof(*s));
 	if (!n || n >= sizeof(s->name))
 		return -1;
 	memcpy(s->name, arg, n);
 	if (at) {
-		if (!at[1] || at[1] == '-' || at[1] == '+')
+		struct kval v;
+
+		/* Digits only, and a value that fits: no sign, no wrap to ULLONG_MAX. */
+		if (ksnap_parse_dec(at + 1, &v) || !v.ok)
 			return -1;
-		s->gen = strtoull(at + 1, &end, 10);
-		if (*end)
-			return -1;
+		s->gen = v.v;
 		s->has_gen = 1;
 	}
 	return 0;

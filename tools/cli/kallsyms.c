@@ -159,7 +159,6 @@ int do_kallsyms(int argc, char **argv)
 	struct ofile o;
 	struct ksnap s;
 	struct stat sb;
-	char *end;
 
 	while ((c = getopt_long(argc, argv, "+:s:m:v:d:g:o:jh", opts, NULL)) != -1) {
 		switch (c) {
@@ -167,14 +166,16 @@ int do_kallsyms(int argc, char **argv)
 		case 'm': map_path = optarg; break;
 		case 'v': vmlinux = optarg; break;
 		case 'd': moddir = optarg; break;
-		case 'g':
-			errno = 0;
-			gen = strtoull(optarg, &end, 10);
-			if (!*optarg || *end || *optarg == '-' || errno)
+		case 'g': {
+			struct kval v;
+
+			if (ksnap_parse_dec(optarg, &v) || !v.ok)
 				return usage_err("kallsyms", "--generation %s: a decimal generation",
 						 optarg);
+			gen = v.v;
 			have_gen = 1;
 			break;
+		}
 		case 'o': out = optarg; break;
 		case 'j': json_output = true; break;
 		case 'h': fputs(kallsyms_help, stdout); return 0;

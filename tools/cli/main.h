@@ -61,8 +61,12 @@ int opt_err(const char *cmd, int c, char **argv);
 void json_doc_begin(void);
 void json_doc_end(void);
 
-/* ROOT + rel into buf. */
-void path_in(char *buf, size_t len, const char *rel);
+/*
+ * ROOT + rel into buf; 0, or -1 (ENAMETOOLONG, buf "") if it does not fit,
+ * which KRELOC_ROOT_MAX rules out for a buffer of PATH_MAX and a rel
+ * shorter than PATH_MAX - KRELOC_ROOT_MAX.
+ */
+int path_in(char *buf, size_t len, const char *rel);
 /* EXIT_REFUSED for EPERM/EACCES, else EXIT_FAIL. */
 int exit_for_errno(int e);
 

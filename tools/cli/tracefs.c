@@ -139,10 +139,10 @@ int tracefs_blacklisted(uint64_t addr, char *sym, size_t symlen, char *bl_path, 
 
 		errno = 0;
 		lo = strtoull(line, &end, 16);
-		if (errno || *end != '-')
+		if (errno || end == line || *end != '-')
 			continue;
 		hi = strtoull(end + 1, &end, 16);
-		if (errno)
+		if (errno || hi < lo)
 			continue;
 		if (addr >= lo && addr < hi) {
 			hit = 1;
