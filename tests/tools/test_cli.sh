@@ -360,7 +360,7 @@ if [ -n "$OTHER_VFAT" ]; then
 		mod_right "$W/k.stale.out"
 	rm "$S/kernel/fs/fat/vfat.ko.xz"
 	run k2 resolve --snapshot "$SNAP" --kallsyms "$W/kallsyms" --modules-dir "$S" "$(head -1 "$W/vaddrs")"
-	expect_rc k2 0 "none of the 1 vfat.ko files .* has build id" "resolve: with only another build's vfat.ko, names are not given and the warning says why"
+	expect_rc k2 0 "none of the 1 vfat.ko files .* has the record.s build id" "resolve: with only another build's vfat.ko, names are not given and the warning says why"
 else
 	skip "resolve: a stale .ko of another build is passed over" "no 6.12 vfat.ko in $CACHE"
 	skip "resolve: only another build's .ko" "no 6.12 vfat.ko in $CACHE"
@@ -375,6 +375,8 @@ check "resolve: dummy's .text after its real unload -> $dfn+0x0 [dummy@$dgen] .t
 run k4 resolve --snapshot "$SNAP" --kallsyms "$W/kallsyms" "$(head -1 "$W/vaddrs")"
 check "resolve: a module address without --modules-dir -> .text+0x.. [vfat] .text" \
 	grep -qE "^$(head -1 "$W/vaddrs") \.text\+0x[0-9a-f]+ \[vfat\] \.text$" "$W/k4.out"
+check "... with a warning that says why it has no symbol (no --modules-dir)" \
+	grep -q "warning: vfat: no modules directory (--modules-dir): its addresses are named by section" "$W/k4.err"
 
 # ---------------------------------------------------------------- probe (no lookup file: kallsyms)
 ks() { awk -v s="$1" '$3 == s && NF == 3 {print "0x" $1; exit}' "$W/kallsyms"; }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "main.h"
 #include "debugfs.h"
+#include "ksymfile.h"
 #include "../../lib/kreloc_note.h"
 
 /* Reads of the whole model before giving up on a kernel whose modules keep changing. */
@@ -210,11 +211,11 @@ static int kallsyms_dot_text(void)
 /* A live module's build id from /sys/module/NAME/notes, as hex; NULL if none. */
 static char *sysfs_build_id(const char *name)
 {
-	char path[4200], rel[300], *hex;
+	char path[4200], rel[300], hex[KSF_BUILD_ID_HEX];
 	unsigned char buf[256];
 	const u8 *id;
 	ssize_t n;
-	int fd, len, i;
+	int fd, len;
 
 	if ((size_t)snprintf(rel, sizeof(rel), "/sys/module/%s/notes/.note.gnu.build-id",
 			     name) >= sizeof(rel) || path_in(path, sizeof(path), rel))
@@ -227,14 +228,9 @@ static char *sysfs_build_id(const char *name)
 	if (n <= 0)
 		return NULL;
 	len = kreloc_note_build_id(buf, (size_t)n, false, &id);
-	if (len <= 0)
+	if (!*ksf_build_id_hex(id, len, hex))
 		return NULL;
-	hex = malloc(2 * (size_t)len + 1);
-	if (!hex)
-		return NULL;
-	for (i = 0; i < len; i++)
-		sprintf(hex + 2 * i, "%02x", id[i]);
-	return hex;
+	return strdup(hex);
 }
 
 /*

@@ -182,8 +182,11 @@ static void emit_module(FILE *f, const struct kdbg_mod *d)
 	if (m->unload_gen.ok)
 		fprintf(f, ", unloaded at generation %" PRIu64 " (its memory may since hold "
 			"something else)", m->unload_gen.v);
-	fprintf(f, "; %zu sections\nadd-symbol-file ", n);
-	gdb_quote(f, d->path);
+	fprintf(f, "; %zu sections", n);
+	if (strcmp(d->gdb_path, d->path))
+		fprintf(f, "; unpacked from %s", d->path);
+	fprintf(f, "\nadd-symbol-file ");
+	gdb_quote(f, d->gdb_path);
 	if (text && gdb_section(d, text))
 		fprintf(f, " 0x%" PRIx64, text->addr.v);
 	else
@@ -215,6 +218,7 @@ static void json_module(json_writer_t *jw, const struct kdbg_mod *d)
 	else
 		jsonw_null_field(jw, "unload_gen");
 	jsonw_string_field(jw, "ko", d->path);
+	jsonw_string_field(jw, "gdb_file", d->status == KDBG_OK ? d->gdb_path : NULL);
 	jsonw_string_field(jw, "status", st[d->status]);
 	jsonw_string_field(jw, "reason", d->why[0] ? d->why : NULL);
 	jsonw_name(jw, "sections");
@@ -250,7 +254,7 @@ int do_gdb(int argc, char **argv)
 	size_t nsel = 0, i, j, nd = 0;
 	int c, history = 0, no_modules = 0, ret = 0;
 	struct kdbg_mod *dm = NULL;
-	struct ksf_index ix = { 0 };
+	struct ko_index ix = { 0 };
 	struct ksymfile v = { 0 };
 	struct ofile o;
 	uint64_t off;
@@ -317,11 +321,7 @@ int do_gdb(int argc, char **argv)
 	}
 	if (!moddir)
 		moddir = default_moddir(s.osrelease, dbuf, sizeof(dbuf));
-	if (moddir && ksf_index_dir(&ix, moddir, err, sizeof(err))) {
-		p_err("%s", err);
-		ret = EXIT_FAIL;
-		goto out;
-	}
+	ko_index_init(&ix, moddir, true);
 
 	/* The records: chosen ones, or the loaded ones (and the history). */
 	dm = calloc(s.nr_mods + 1, sizeof(*dm));
@@ -361,13 +361,13 @@ int do_gdb(int argc, char **argv)
 		}
 		if (!want)
 			continue;
-		switch (kdbg_place(&dm[nd], m, &s, moddir ? &ix : NULL, 0)) {
+		switch (kdbg_place(&dm[nd], m, &s, &ix, 0)) {
 		case KDBG_OK:
-			break;
+			/* gdb reads no .ko.xz: an unpacked copy, once per build id. */
+			if (!kdbg_gdb_file(&dm[nd]))
+				break;
+			/* fall through */
 		case KDBG_MISSING:
-			p_warn("%s: no %s.ko under %s: its symbols are left out", m->name,
-			    m->name, moddir ? moddir : "(no modules directory)");
-			break;
 		case KDBG_COMPRESSED:
 			p_warn("%s: %s: its symbols are left out", m->name, dm[nd].why);
 			break;
@@ -432,8 +432,7 @@ int do_gdb(int argc, char **argv)
 			if (dm[i].status == KDBG_OK)
 				emit_module(f, &dm[i]);
 			else
-				fprintf(f, "# %s: left out (%s)\n", dm[i].m->name,
-					dm[i].status == KDBG_MISSING ? "no .ko found" : dm[i].why);
+				fprintf(f, "# %s: left out (%s)\n", dm[i].m->name, dm[i].why);
 		}
 	}
 	if (ofile_commit(&o, false, err, sizeof(err))) {
@@ -445,7 +444,7 @@ out:
 		kdbg_mod_free(&dm[i]);
 	free(dm);
 	free(sels);
-	ksf_index_free(&ix);
+	ko_index_free(&ix);
 	ksf_free(&v);
 	ksnap_free(&s);
 	return ret;

@@ -148,7 +148,7 @@ int do_kallsyms(int argc, char **argv)
 	const char *out = NULL;
 	struct ks_area areas[KSNAP_MAX_CORE];
 	struct core_out co = { 0 };
-	struct ksf_index ix = { 0 };
+	struct ko_index ix = { 0 };
 	struct ksymfile v = { 0 };
 	struct kdbg_mod *dm = NULL;
 	struct sysmap map = { 0 };
@@ -246,11 +246,7 @@ int do_kallsyms(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (moddir && ksf_index_dir(&ix, moddir, err, sizeof(err))) {
-		p_err("%s", err);
-		ret = EXIT_FAIL;
-		goto out;
-	}
+	ko_index_init(&ix, moddir, true);
 
 	dm = calloc(s.nr_mods + 1, sizeof(*dm));
 	tags = calloc(s.nr_mods + 1, sizeof(*tags));
@@ -290,13 +286,10 @@ int do_kallsyms(int argc, char **argv)
 				    "--generation N (when perf record started) to tag the one live "
 				    "then [%s]", m->name, same, m->name, m->name);
 		}
-		switch (kdbg_place(&dm[i], m, &s, moddir ? &ix : NULL, 1)) {
+		switch (kdbg_place(&dm[i], m, &s, &ix, 1)) {
 		case KDBG_OK:
 			break;
 		case KDBG_MISSING:
-			p_warn("%s: no %s.ko%s%s: its symbols are left out", m->name, m->name,
-			    moddir ? " under " : " (no --modules-dir)", moddir ? moddir : "");
-			break;
 		case KDBG_COMPRESSED:
 			p_warn("%s: %s: its symbols are left out", m->name, dm[i].why);
 			break;
@@ -360,7 +353,7 @@ out:
 	free(tags);
 	free(counts);
 	free(dm);
-	ksf_index_free(&ix);
+	ko_index_free(&ix);
 	ksf_free(&v);
 	if (have_map)
 		sysmap_free(&map);

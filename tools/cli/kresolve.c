@@ -458,10 +458,9 @@ static int load_vmlinux(struct sysmap *map, const struct ksnap *s, const char *p
 {
 	struct vmlinux_ctx c = { map, NULL, 0, 0 };
 	const unsigned char *id;
-	char hex[2 * KSNAP_BUILD_ID_MAX + 1] = "";
+	char hex[KSF_BUILD_ID_HEX];
 	struct kelf e;
 	long n;
-	int i, len;
 
 	memset(map, 0, sizeof(*map));
 	if (kelf_load(&e, path)) {
@@ -470,9 +469,7 @@ static int load_vmlinux(struct sysmap *map, const struct ksnap *s, const char *p
 		return -1;
 	}
 	c.elf = &e;
-	len = kelf_build_id(&e, &id);
-	for (i = 0; i < len && i < KSNAP_BUILD_ID_MAX; i++)
-		sprintf(hex + 2 * i, "%02x", id[i]);
+	ksf_build_id_hex(id, kelf_build_id(&e, &id), hex);
 	if (s->build_id && strcmp(s->build_id, "-") && strcmp(hex, s->build_id)) {
 		ksnap_seterr(err, errlen, "%s: build id %s, but the snapshot's kernel has %s: "
 			     "another build", path, *hex ? hex : "(none)", s->build_id);
@@ -632,16 +629,21 @@ static void load_modsyms(struct kres *r, size_t mi)
 	const struct ks_mod *m = &r->snap->mods[mi];
 	struct kres_modsyms *ms = &r->msyms[mi];
 	struct kosym_ctx c = { 0 };
-	const struct ko_file *ko;
+	struct ko_file *ko;
+	enum ko_why w;
+	char why[1024];
 	size_t i, off = 0;
 
 	ms->loaded = 1;
-	ko = ko_find(&r->ko, m);
+	ko = ko_find(&r->ko, m, &w, why, sizeof(why));
+	if (r->warn && why[0])
+		p_warn("%s: %s%s", m->name, why, ko ? "" : ": its addresses are named by section "
+		       "(.text+0x...), not by symbol");
 	if (!ko)
 		return;
 	c.elf = &ko->elf;
 	c.m = m;
-	if (kelf_symbols((struct kelf *)&ko->elf, kosym_cb, &c) < 0) {
+	if (kelf_symbols(&ko->elf, kosym_cb, &c) < 0) {
 		if (r->warn)
 			p_warn("%s: %s", ko->path, ko->elf.err);
 		goto out;
