@@ -66,5 +66,20 @@ mkroot() {
 	: > "$r/sys/kernel/tracing/error_log"
 }
 
+# kallsyms_full OUT: the captured /proc/kallsyms (its text symbols and
+# section markers) with the anchors kreloc confirmed in that boot added:
+# debugfs/anchors' RUNTIME is what that kernel's kallsyms_lookup_name()
+# gave, so each is a line of that boot's /proc/kallsyms, with the letter nm
+# gives a symbol of its section.  The capture kept text only; without the
+# anchors resolve rightly refuses it as a map of that kernel (a map must
+# hold the anchors of the sections it has symbols in).
+kallsyms_full() {
+	xz -dc "$DATA/kallsyms.xz" > "$1"
+	awk 'NR == FNR { have[$3] = 1; next }
+	     /^#/ || ($1 in have) { next }
+	     { t = $5 ~ /text/ ? "T" : $5 == "rodata" ? "R" : $5 == "bss" ? "B" : "D"
+	       printf "%s %s %s\n", substr($3, 3), t, $1 }' "$1" "$DATA/debugfs/anchors" >> "$1"
+}
+
 # modrec NAME STATE: the modules line of the last record NAME in STATE
 modrec() { awk -v n="$1" -v s="$2" '$1 == n && $2 == s { l = $0 } END { print l }' "$DATA/debugfs/modules"; }

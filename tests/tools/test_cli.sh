@@ -204,7 +204,7 @@ sed -i "s/^$long /${long}X /" "$L5/sys/kernel/debug/kreloc/anchors"
 run n4 --root "$L5" show
 expect_rc n4 1 "anchors:[0-9]+: anchor: bad name .*KSYM_NAME_LEN" "a 512-character name, which no kernel prints, is refused with the reason"
 # ---------------------------------------------------------------- resolve
-xz -dc "$DATA/kallsyms.xz" > "$W/kallsyms"
+kallsyms_full "$W/kallsyms"
 # Addresses in the core and in the modules whose .ko is kept (not kreloc.ko).
 grep -v '\[kreloc\]$' "$W/kallsyms" > "$W/kallsyms.gen"
 "$AC" gen "$W/kallsyms.gen" 10000 42 > "$W/addrs"
@@ -261,7 +261,7 @@ else
 fi
 if [ -s "$OTHER_MAP" ]; then
 	run c5 resolve --snapshot "$SNAP" --system-map "$OTHER_MAP" "$(head -1 "$W/addrs")"
-	expect_rc c5 1 "not the link-time map of the snapshot's kernel .*anchors differ" \
+	expect_rc c5 1 "not the link-time map of the snapshot's kernel .*anchors it has differ, e\.g\. [^ ]+ is 0x" \
 		"resolve: $(basename "$OTHER_MAP") (another build, the same _text) is refused, naming an anchor"
 else
 	skip "resolve: another build's map is refused" "no 6.12 map in $CACHE/maps"
@@ -300,8 +300,47 @@ run n7 resolve --snapshot "$SNAP" --kallsyms "$W/kallsyms" --modules-dir "$W/mod
 check "resolve --modules-dir: a 511-character symbol of a .ko's ELF symbol table names its address (exit $rc)" \
 	grep -qx "$(printf '0x%x' $((vtext + 2))) $long+0x1 \[vfat\] .text" "$W/n7.out"
 run c8 resolve --snapshot "$SNAP" --kallsyms "$W/kallsyms" 0x1234 nothex "$taddr"
-check "resolve: unknown and malformed addresses print '?', exit 1; _text resolves" \
-	sh -c '[ '"$rc"' = 1 ] && grep -qx "0x1234 ?" "$1" && grep -qx "nothex ?" "$1" && grep -qE "^$2 [a-z_0-9]+\+0x0 text$" "$1"' sh "$W/c8.out" "$taddr"
+check "resolve: unknown and malformed addresses print '?' and why, exit 1; _text resolves" \
+	sh -c '[ '"$rc"' = 1 ] && grep -qx "0x1234 ? (in no core section or module record of the snapshot)" "$1" &&
+		grep -qx "nothex ? (not a hex address)" "$1" && grep -qE "^$2 [a-z_0-9]+\+0x0 text$" "$1"' sh "$W/c8.out" "$taddr"
+# A link-time address where a runtime one belongs: the hint, and the
+# vmlinux: form it names resolves (as probe takes it).
+lsched=$(printf '0x%x' $(( 0x$(awk '$3 == "schedule" && NF == 3 {print $1; exit}' "$W/kallsyms") - koff )))
+run c11 resolve --snapshot "$SNAP" --kallsyms "$W/kallsyms" "$lsched"
+check "resolve: a link-time address (schedule's $lsched) says so and names vmlinux:$lsched" \
+	grep -qx "$lsched ? (not a runtime address of the snapshot's boot, but the link-time address of text (0xffffffff81000000-0x[0-9a-f]*): give it as vmlinux:$lsched)" "$W/c11.out"
+run c12 resolve --snapshot "$SNAP" --kallsyms "$W/kallsyms" "vmlinux:$lsched" vmlinux:0x1000
+check "resolve vmlinux:$lsched -> schedule+0x0 text; a link-time address outside the kernel says so" \
+	sh -c 'grep -qx "vmlinux:$1 schedule+0x0 text" "$2" && grep -qx "vmlinux:0x1000 ? (not a link-time address of any core section of the snapshot)" "$2"' sh "$lsched" "$W/c12.out"
+sed 's/^\(core init.data [^ ]* [^ ]* [^ ]*\) [^ ]* [a-z]*$/\1 - unknown/' "$SNAP" > "$W/snap.nodata"
+idata=$(awk '$1 == "core" && $2 == "init.data" {print $4}' "$SNAP")
+run c13 resolve --snapshot "$W/snap.nodata" --kallsyms "$W/kallsyms" "$idata"
+check "resolve: an address in a section without a published offset says which and why" \
+	grep -qx "$idata ? (in core section init.data, whose offset kreloc did not publish (STATUS unknown))" "$W/c13.out"
+run c14 resolve --json --snapshot "$SNAP" --kallsyms "$W/kallsyms" "$lsched"
+check "resolve --json: the same reason in \"error\"" json "$W/c14.out" '"vmlinux:'"$lsched"'" in d["results"][0]["error"]'
+# The wrong-map check: the anchors the snapshot names must agree.
+printf 'ffffffff81000000 T _text\nffffffff81200000 T do_sys_openat2\n' > "$W/map.two"
+run c15 resolve --snapshot "$SNAP" --system-map "$W/map.two" "$taddr"
+expect_rc c15 1 "map.two: not shown to be the link-time map of the snapshot's kernel \($KVER\): 2 of the snapshot's 3 anchors in the sections it covers are not in it \(_stext, _etext\); 1 agree" \
+	"resolve: a two-line map (the right _text, a wrong do_sys_openat2) is refused, naming the anchors it lacks"
+ksyt=$(awk '$3 == "__start___ksymtab" {print $1}' "$W/kallsyms")
+sed "s/^$ksyt R __start___ksymtab\$/$(printf %x $((0x$ksyt + 8))) R __start___ksymtab/" "$W/kallsyms" > "$W/kallsyms.moved"
+run c16 resolve --snapshot "$SNAP" --kallsyms "$W/kallsyms.moved" "$taddr"
+expect_rc c16 1 "kallsyms.moved: not the link-time map .*: 1 of the 32 anchors it has differ, e\.g\. __start___ksymtab is 0xffffffff82462398 there, 0xffffffff82462390" \
+	"resolve: a map with one anchor of 32 elsewhere is refused, naming it"
+xz -dc "$DATA/kallsyms.xz" > "$W/kallsyms.capture"
+run c17 resolve --snapshot "$SNAP" --kallsyms "$W/kallsyms.capture" "$taddr"
+expect_rc c17 1 "not shown to be the link-time map .*: 22 of the snapshot's 32 anchors in the sections it covers are not in it \(__start_pci_fixups_early, __start___ksymtab, __start___ksymtab_gpl, \.\.\.\); 10 agree" \
+	"resolve: a kallsyms with rodata and data markers but not their anchors is refused, with how many and which"
+# Without KALLSYMS_ALL the kernel lists _stext.._etext and _sinittext..
+# _einittext only (scripts/kallsyms.c text_ranges).
+awk 'NR == FNR { a[$3] = $1; next }
+     NF == 3 && (($1 >= a["_stext"] && $1 <= a["_etext"]) || ($1 >= a["_sinittext"] && $1 <= a["_einittext"]))' \
+	"$W/kallsyms.capture" "$W/kallsyms.capture" > "$W/kallsyms.text"
+run c18 resolve --snapshot "$SNAP" --kallsyms "$W/kallsyms.text" "$taddr"
+check "resolve: a kallsyms of the text ranges only (as without KALLSYMS_ALL), whose text anchors agree, is taken (exit $rc)" \
+	grep -qE "^$taddr [a-z_0-9]+\+0x0 text$" "$W/c18.out"
 echo "The real System.map is in the linux-image-$KVER-dbg package" > "$W/map.placeholder"
 run c9 resolve --snapshot "$SNAP" --system-map "$W/map.placeholder" 0x1
 expect_rc c9 1 "map.placeholder: Debian's placeholder System.map" "resolve: Debian's placeholder System.map is refused with the reason"

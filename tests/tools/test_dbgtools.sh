@@ -111,6 +111,17 @@ run k2 kallsyms --snapshot "$SNAP" --system-map "$W/map.other" -o "$W/k2"
 expect_rc k2 1 'map.other: _text is elsewhere, the snapshot.s kernel links it at 0xffffffff81000000: the map of another build' \
 	"kallsyms: a System.map of another build is refused"
 check "kallsyms: nothing is written for a refused map" test ! -e "$W/k2"
+# The right _text is not enough: the snapshot's anchors must agree.
+printf 'ffffffff81000000 T _text\nffffffff81200000 T do_sys_openat2\n' > "$W/map.two"
+run k9 kallsyms --snapshot "$SNAP" --system-map "$W/map.two" -o "$W/k9"
+expect_rc k9 1 "map.two: not shown to be the link-time map .*: 2 of the snapshot's 3 anchors in the sections it covers are not in it \(_stext, _etext\)" \
+	"kallsyms: a two-line map (the right _text, a wrong do_sys_openat2) is refused"
+ksyt=$(awk '$3 == "__start___ksymtab" {print $1}' "$MAP")
+sed "s/^$ksyt \([A-Za-z]\) __start___ksymtab\$/$(printf %x $((0x$ksyt + 8))) \1 __start___ksymtab/" "$MAP" > "$W/map.moved"
+run k10 kallsyms --snapshot "$SNAP" --system-map "$W/map.moved" -o "$W/k10"
+expect_rc k10 1 "map.moved: not the link-time map .*: 1 of the 32 anchors it has differ, e\.g\. __start___ksymtab" \
+	"kallsyms: a System.map with one of 32 anchors elsewhere is refused, naming it"
+check "kallsyms: nothing is written for them" test ! -e "$W/k9" -a ! -e "$W/k10"
 echo "The real System.map is in the linux-image-$KVER-dbg package" > "$W/map.placeholder"
 run k3 kallsyms --snapshot "$SNAP" --system-map "$W/map.placeholder"
 expect_rc k3 1 "placeholder System.map" "kallsyms: Debian's placeholder System.map is refused"

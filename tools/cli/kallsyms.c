@@ -15,6 +15,7 @@
 #include "main.h"
 #include "debugfs.h"
 #include "kdbg.h"
+#include "kresolve.h"
 #include "ofile.h"
 #include "../sysmap.h"
 
@@ -242,6 +243,12 @@ int do_kallsyms(int argc, char **argv)
 			p_err("%s: _text is %s, the snapshot's kernel links it at 0x%" PRIx64
 			    ": the map of another build", map_path, t ? "elsewhere" : "missing",
 			    s.ref_linked.v);
+			ret = EXIT_FAIL;
+			goto out;
+		}
+		/* One right _text is not enough: the snapshot's anchors must agree. */
+		if (kres_check_map(&s, &map, 0, map_path, err, sizeof(err))) {
+			p_err("%s", err);
 			ret = EXIT_FAIL;
 			goto out;
 		}

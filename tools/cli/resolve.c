@@ -141,13 +141,22 @@ struct item {
 	unsigned long lineno;
 	uint64_t addr;
 	int ok, kind;
+	bool linked;			/* vmlinux:0xLINKED */
 	struct kres_hit h;
 };
 
+#define VMLINUX_PREFIX "vmlinux:"
+
 static void item_lookup(struct resolve_ctx *c, struct item *it, const char *src)
 {
+	size_t skip = 0;
+
 	it->kind = KRES_UNKNOWN;
-	it->ok = !parse_addr(it->tok, it->len, &it->addr);
+	it->linked = it->len > strlen(VMLINUX_PREFIX) &&
+		     !memcmp(it->tok, VMLINUX_PREFIX, strlen(VMLINUX_PREFIX));
+	if (it->linked)
+		skip = strlen(VMLINUX_PREFIX);
+	it->ok = !parse_addr(it->tok + skip, it->len - skip, &it->addr);
 	if (!it->ok) {
 		if (it->lineno)
 			p_warn("%s:%lu: '%.*s' is not a hex address", src, it->lineno, (int)it->len,
@@ -155,7 +164,8 @@ static void item_lookup(struct resolve_ctx *c, struct item *it, const char *src)
 		else
 			p_warn("%s: '%.*s' is not a hex address", src, (int)it->len, it->tok);
 	} else {
-		it->kind = kres_lookup(c->r, it->addr, &it->h);
+		it->kind = it->linked ? kres_lookup_linked(c->r, it->addr, &it->h) :
+			   kres_lookup(c->r, it->addr, &it->h);
 	}
 	c->total++;
 	if (it->kind == KRES_UNKNOWN)
@@ -167,20 +177,30 @@ static bool mod_unloaded(const struct ks_mod *m)
 	return strcmp(m->state, "live") && strcmp(m->state, "coming");
 }
 
-static void emit_json(struct item *it)
+/* Why an item did not resolve. */
+static const char *item_why(const struct resolve_ctx *c, const struct item *it, char *buf,
+			    size_t len)
+{
+	if (!it->ok)
+		return it->linked ? "vmlinux: needs a hex link-time address" : "not a hex address";
+	return kres_why(c->r, it->addr, it->linked, buf, len);
+}
+
+static void emit_json(struct resolve_ctx *c, struct item *it)
 {
 	const struct kres_hit *h = &it->h;
+	char why[256];
 
 	jsonw_start_object(json_wtr);
 	jsonw_name(json_wtr, "input");
 	jsonw_string_len(json_wtr, it->tok, it->len);
 	if (it->ok)
 		jsonw_hex_field(json_wtr, "address", it->addr);
+	if (it->linked)
+		jsonw_bool_field(json_wtr, "linked", true);
 	jsonw_bool_field(json_wtr, "resolved", it->kind != KRES_UNKNOWN);
 	if (it->kind == KRES_UNKNOWN) {
-		jsonw_string_field(json_wtr, "error", it->ok ?
-				   "in no section or module record of the snapshot" :
-				   "not a hex address");
+		jsonw_string_field(json_wtr, "error", item_why(c, it, why, sizeof(why)));
 		jsonw_end_object(json_wtr);
 		return;
 	}
@@ -206,12 +226,16 @@ static void item_emit(struct resolve_ctx *c, struct item *it)
 	const struct kres_hit *h = &it->h;
 
 	if (json_output) {
-		emit_json(it);
+		emit_json(c, it);
 		return;
 	}
 	out_mem(&c->o, it->tok, it->len);
 	if (it->kind == KRES_UNKNOWN) {
-		out_mem(&c->o, " ?\n", 3);
+		char why[256];
+
+		out_mem(&c->o, " ? (", 4);
+		out_str(&c->o, item_why(c, it, why, sizeof(why)));
+		out_mem(&c->o, ")\n", 2);
 		return;
 	}
 	out_mem(&c->o, " ", 1);
