@@ -202,6 +202,23 @@ void sysmap_free(struct sysmap *map)
 	map->nr = map->cap = 0;
 }
 
+uint64_t sysmap_extent(const struct sysmap *map, const struct sysmap_sym *s)
+{
+	uint64_t next = 0;
+	size_t i;
+
+	for (i = 0; i < map->nr; i++) {
+		const struct sysmap_sym *o = &map->syms[i];
+
+		if (o->addr <= s->addr || (next && o->addr >= next))
+			continue;
+		if (!o->module != !s->module || (s->module && strcmp(o->module, s->module)))
+			continue;
+		next = o->addr;
+	}
+	return next ? next - s->addr : 0;
+}
+
 const struct sysmap_sym *sysmap_find(const struct sysmap *map, const char *name)
 {
 	size_t i;

@@ -460,6 +460,21 @@ printf 'ERR 1 lockdown (debugfs access): lookup writes are refused\n' > "$L"
 run qe3 --root "$R" probe --dry-run ERR
 expect_rc qe3 3 'ERR 1 lockdown' "probe: a numeric ERR name (no CONFIG_SYMBOLIC_ERRNAME) is the errno: 1 = EPERM, exit 3"
 rm "$L"
+# SYM+OFF: the core kernel is probed by absolute address, which the kernel
+# cannot check against the symbol; kreloc refuses what lookup would.
+ssize=$(awk '$1 == substr("'"$sched"'", 3) && NF == 3 {f = 1; next} f && NF == 3 {print "0x" $1; exit}' \
+	<(sort "$R/proc/kallsyms"))
+ssize=$((ssize - sched))
+run qo1 --root "$R" probe --dry-run schedule+0xffffffffffffffff
+expect_rc qo1 1 'schedule\+0xffffffffffffffff: offset 0xffffffffffffffff past the end of schedule' \
+	"probe schedule+0xffffffffffffffff (wraps to schedule-1) is refused, exit 1"
+run qo2 --root "$R" probe --dry-run schedule+0x100000
+expect_rc qo2 1 "offset 0x100000 past the end of schedule \(size $(printf '0x%x' $ssize)\)" \
+	"probe schedule+0x100000 (past the function) is refused with its size"
+run qo3 --root "$R" probe --dry-run "schedule+$ssize"
+run qo4 --root "$R" probe --dry-run "schedule+$((ssize - 1))"
+check "probe schedule+SIZE (the next symbol) refused, schedule+SIZE-1 (its last byte, $ssize bytes) taken" \
+	test "$(cat "$W/qo4.out")" = "p:kreloc/schedule_$(printf '%x' $((ssize - 1))) $(printf '0x%x' $((sched + ssize - 1)))" -a ! -s "$W/qo3.out"
 run q6 --root "$R" probe --dry-run vfat:vfat_create+4
 check "probe mod:sym+off -> MOD:SYM+0xOFF (the kernel re-arms it on reload)" \
 	test "$(cat "$W/q6.out")" = "p:kreloc/vfat_vfat_create_4 vfat:vfat_create+0x4"

@@ -38,6 +38,7 @@ static int probe_remove(const char *ge)
 {
 	char g[128], line[300];
 	const char *slash = strchr(ge, '/');
+	int ret;
 
 	if (!slash || (size_t)(slash - ge) >= sizeof(g))
 		return usage_err("probe", "--remove takes GROUP/EVENT");
@@ -46,7 +47,15 @@ static int probe_remove(const char *ge)
 	if (!tracefs_event_name_ok(g) || !tracefs_event_name_ok(slash + 1))
 		return usage_err("probe", "--remove %s: bad group or event name", ge);
 	snprintf(line, sizeof(line), "-:%s/%s\n", g, slash + 1);
-	return tracefs_write_events(line);
+	ret = tracefs_write_events(line);
+	if (!ret && json_output) {
+		json_doc_begin();
+		jsonw_string_field(json_wtr, "removed", ge);
+		jsonw_name(json_wtr, "kprobe_events");
+		jsonw_string_len(json_wtr, line, strlen(line) - 1);
+		json_doc_end();
+	}
+	return ret;
 }
 
 /*
@@ -100,6 +109,25 @@ static int kallsyms_unique(const struct cli_spec *cs, bool dot_first, uint64_t *
 		      "or CAP_SYSLOG, kptr_restrict)", kpath, used);
 		sysmap_free(&map);
 		return EXIT_REFUSED;
+	}
+	/*
+	 * The core kernel is probed by absolute address: the kernel cannot
+	 * check SYM+OFF, so it is checked here, as lookup does (the size up to
+	 * the next symbol, as kallsyms_lookup_size_offset() gives it).
+	 */
+	if (cs->spec.offset) {
+		uint64_t size = sysmap_extent(&map, hit);
+
+		if (!size || cs->spec.offset >= size || hit->addr + cs->spec.offset < hit->addr) {
+			if (size)
+				p_err("%s: offset 0x%" PRIx64 " past the end of %s (size 0x%" PRIx64 ")",
+				      cs->text, (uint64_t)cs->spec.offset, used, size);
+			else
+				p_err("%s: offset 0x%" PRIx64 ": %s has no following symbol in %s to "
+				      "tell its size", cs->text, (uint64_t)cs->spec.offset, used, kpath);
+			sysmap_free(&map);
+			return EXIT_FAIL;
+		}
 	}
 	*addr = hit->addr + cs->spec.offset;
 	sysmap_free(&map);
