@@ -359,6 +359,66 @@ exec {RES[1]}>&-
 wait "$RES_PID" 2>/dev/null
 check "resolve -: each address is answered while the input stays open ($got of 5)" test "$got" = 5
 
+# ---------------------------------------------------------------- resolve --text
+# Text in, text out: any bytes kept, each address followed by its symbol.
+saddr=$(awk '$3 == "schedule" && NF == 3 {print $1; exit}' "$W/kallsyms")
+vaddr=$(awk '$4 == "[vfat]" && $2 ~ /^[tT]$/ {print $1; exit}' "$W/kallsyms")
+{
+	printf 'cat-1 [000] 1.5: p: (vfs_read+0x0/0x20) ip=0x%s arg=0x10 deadbeef_fn\r\n' "$saddr"
+	printf '  [<%s>] (%s) \001\377\000 RIP: 0010:%x' "$saddr" "$vaddr" $((0x$saddr + 5))
+} > "$W/text.in"
+run x1 resolve --snapshot "$SNAP" --kallsyms "$W/kallsyms" --text < "$W/text.in"
+{
+	printf 'cat-1 [000] 1.5: p: (vfs_read+0x0/0x20) ip=0x%s <schedule+0x0> arg=0x10 deadbeef_fn\r\n' "$saddr"
+	printf '  [<%s>] <schedule+0x0> (%s) <.text+0x0 [vfat]> \001\377\000 RIP: 0010:%x <schedule+0x5>' "$saddr" "$vaddr" $((0x$saddr + 5))
+} > "$W/text.want"
+check "resolve --text: every address (0x.., [<..>], (..), bare) followed by its symbol, all other bytes kept (CR, NUL, 0xff, no final newline; exit $rc)" \
+	sh -c '[ '"$rc"' = 0 ] && cmp "$1" "$2"' sh "$W/text.want" "$W/x1.out"
+python3 -c 'import sys; sys.stdout.write("x" * 1500000 + " 0x'"$saddr"'\n")' > "$W/text.long"
+run x2 resolve --snapshot "$SNAP" --kallsyms "$W/kallsyms" --text < "$W/text.long"
+python3 -c 'import sys; sys.stdout.write("x" * 1500000 + " 0x'"$saddr"' <schedule+0x0>\n")' > "$W/text.long.want"
+check "resolve --text: a line longer than the read buffer (1.5 MB) comes out whole" \
+	cmp -s "$W/x2.out" "$W/text.long.want"
+run x3 resolve --snapshot "$SNAP" --kallsyms "$W/kallsyms" --text 0x1
+expect_rc x3 2 'text reads standard input' "resolve --text with ADDR arguments: usage error"
+run x4 resolve --json --snapshot "$SNAP" --kallsyms "$W/kallsyms" --text
+expect_rc x4 2 'does not mix with --json' "resolve --text --json: usage error"
+# Behind a pipe: each line answered while the input stays open.
+coproc TXT { "$K" resolve --snapshot "$SNAP" --kallsyms "$W/kallsyms" --text; }
+got=0
+for i in 1 2 3; do
+	echo "line $i ip=0x$saddr" >&"${TXT[1]}"
+	read -r -t 10 line <&"${TXT[0]}" || break
+	[ "$line" = "line $i ip=0x$saddr <schedule+0x0>" ] && got=$((got + 1))
+done
+exec {TXT[1]}>&-
+wait "$TXT_PID" 2>/dev/null
+check "resolve --text: each line is answered while the input stays open ($got of 3)" test "$got" = 3
+# Real text from a guest (tests/tools/capture-testdata.sh text): trace_pipe,
+# perf script and an Oops, resolved with that boot's snapshot.
+TD="$here/data/amd64-6.1-text"
+if [ -s "$TD/snapshot" ]; then
+	xz -dc "$TD/kallsyms.xz" > "$W/text.kallsyms"
+	mkdir -p "$W/text.mods"; cp "$TD"/modules/* "$DATA"/modules/* "$W/text.mods/"
+	for f in trace_pipe perf-script oops; do
+		"$K" resolve --snapshot "$TD/snapshot" --kallsyms "$W/text.kallsyms" --modules-dir "$W/text.mods" \
+			--text < "$TD/$f" > "$W/text.$f" 2> "$W/text.$f.err"; rc=$?
+		if res=$(python3 "$here/textcheck.py" "$W/text.kallsyms" "$TD/snapshot" "$TD/$f" "$W/text.$f" 2>&1) &&
+		   [ $rc = 0 ] && clean "$W/text.$f.err"; then
+			ok "resolve --text on a real $f of a guest: $res"
+		else
+			nok "resolve --text on a real $f (exit $rc)"; { echo "$res"; head -3 "$W/text.$f.err"; } | diag
+		fi
+	done
+	check "textcheck fails on a text resolved without annotations (the input itself)" \
+		sh -c '! python3 "$1" "$2" "$3" "$4" "$4" > /dev/null 2>&1' sh "$here/textcheck.py" "$W/text.kallsyms" "$TD/snapshot" "$TD/perf-script"
+	sed 's/<\([a-z_]*\)+0x0>/<\1+0x1>/' "$W/text.perf-script" > "$W/text.wrong"
+	check "textcheck fails on one wrong offset" \
+		sh -c '! python3 "$1" "$2" "$3" "$4" "$5" > /dev/null 2>&1' sh "$here/textcheck.py" "$W/text.kallsyms" "$TD/snapshot" "$TD/perf-script" "$W/text.wrong"
+else
+	for i in 1 2 3 4 5; do skip "resolve --text on real text" "no $TD (capture-testdata.sh text)"; done
+fi
+
 # ---------------------------------------------------------------- modules
 vrec=$(modrec vfat live)
 vgen=$(awk '{print $5}' <<<"$vrec")
