@@ -65,6 +65,46 @@ check "bash completion completes every command, and resolve's options" bash -c '
 	COMP_WORDS=(kreloc resolve --sn); COMP_CWORD=2; _kreloc
 	[ "${COMPREPLY[*]}" = --snapshot ]' bash "$top/tools/cli/bash-completion/kreloc" $cmds
 
+# The options --help, the man page, the completion and README list are the
+# same, and kreloc takes each (optcheck.py); and the commands.
+for c in "" $("$K" --help | awk '/^Commands/ {on = 1; next} on && !NF {exit} on {print $1}'); do
+	if res=$(python3 "$here/optcheck.py" "$top" "$K" $c 2>&1); then
+		ok "docs agree: ${c:-the commands and global options}: $res"
+	else
+		nok "docs agree: ${c:-the commands and global options}"; echo "$res" | diag
+	fi
+done
+OC="$W/optcheck"; mkdir -p "$OC/tools/cli"; cp -r "$top/README.md" "$OC/"; cp -r "$top/tools/cli/Documentation" "$top/tools/cli/bash-completion" "$OC/tools/cli/"
+sed -i 's/--modules-dir --json --text --help/--modules-dir --json --help/' "$OC/tools/cli/bash-completion/kreloc"
+check "optcheck fails when the completion lacks one option (resolve --text)" \
+	sh -c '! python3 "$1" "$2" "$3" resolve > /dev/null' sh "$here/optcheck.py" "$OC" "$K"
+# --json for every command: one JSON object on stdout, results or error.
+mkdir -p "$W/jroot"; mkroot "$W/jroot"
+jsnap="$W/jroot.snap"; "$K" --root "$W/jroot" snapshot -o "$jsnap" 2>/dev/null; kallsyms_full "$W/jroot.ks"
+jbad=""
+while IFS='|' read -r name args; do
+	# shellcheck disable=SC2086
+	"$K" -j --root "$W/jroot" $args > "$W/j.out" 2> "$W/j.err"
+	python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read()); assert d["schema"]==1 and '"$name" "$W/j.out" 2>/dev/null ||
+		jbad="$jbad [$args]"
+done <<EOT
+"sections" in d|show
+"output" in d and d["anchors"] > 0|snapshot -o $W/j.snap
+"error" in d|snapshot
+"results" in d|resolve --snapshot $jsnap --kallsyms $W/jroot.ks 0x1
+"kprobe_events" in d|probe --dry-run schedule
+"removed" in d|probe --remove kreloc/schedule
+"error" in d|gdb --snapshot $jsnap --vmlinux $W/nonexistent
+"error" in d|kallsyms --snapshot $jsnap --system-map $W/nonexistent -o $W/j.ks
+"features" in d|version
+"commands" in d|help
+"error" in d|bogus
+"error" in d|show --bogus
+"error" in d|resolve --text --snapshot $jsnap --kallsyms $W/jroot/proc/kallsyms
+EOT
+check "--json: every command prints one JSON object (its result or its error)${jbad:+; not:$jbad}" test -z "$jbad"
+run u13 version --help
+check "version --help explains it (exit $rc)" sh -c '[ '"$rc"' = 0 ] && grep -q "Usage: kreloc version \[--json\]" "$1"' sh "$W/u13.out"
 mkdir -p "$W/empty/sys/kernel/debug"
 run m1 --root "$W/empty" show
 expect_rc m1 1 "kreloc not loaded: $W/empty/sys/kernel/debug/kreloc missing" "show: kreloc not loaded names the directory, exit 1"

@@ -19,7 +19,8 @@
 
 static const char gdb_help[] =
 	"Usage: kreloc gdb [--snapshot FILE] [--vmlinux FILE] [--modules-dir DIR]\n"
-	"                  [--history] [--module NAME[@LOAD_GEN]]... [-o FILE] [--json]\n"
+	"                  [--history] [--module NAME[@LOAD_GEN]]... [-o|--output FILE]\n"
+	"                  [--json]\n"
 	"Print a gdb script (gdb 8.2 or later) that loads the symbols of the running\n"
 	"kernel (or of the snapshot's boot) where they are: vmlinux moved by the\n"
 	"boot's KASLR offset (symbol-file -o), and each module's .ko with every\n"
@@ -32,8 +33,11 @@ static const char gdb_help[] =
 	"  --history           also modules unloaded before the snapshot, at the\n"
 	"                      addresses they had (skipped where a newer module sits)\n"
 	"  --module NAME[@GEN] only these records (NAME: its newest record)\n"
-	"  -o FILE             write the script to FILE (mode 0600) instead of stdout\n"
+	"  -o, --output FILE   write the script to FILE instead of stdout (as snapshot -o:\n"
+	"                      0600, atomic; devices and FIFOs in place; links refused)\n"
 	"  --json              print the placement as JSON instead of a script\n"
+	"A compressed .ko (.xz, .zst, .gz), which gdb cannot read, is unpacked once into\n"
+	"${XDG_CACHE_HOME:-~/.cache}/kreloc/ko/BUILD_ID/NAME.ko and the script names that.\n"
 	"The vmlinux must be the snapshot's build (build id, _text) and each .ko the\n"
 	"module that was loaded (vermagic release, name, section layout); a module\n"
 	"whose .ko is of another build is left out with the reason (exit 1), one\n"

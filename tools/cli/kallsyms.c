@@ -21,7 +21,8 @@
 
 static const char kallsyms_help[] =
 	"Usage: kreloc kallsyms [--snapshot FILE] (--system-map FILE | --vmlinux FILE)\n"
-	"                       [--modules-dir DIR] [--generation N] [-o FILE] [--json]\n"
+	"                       [--modules-dir DIR] [--generation N] [-o|--output FILE]\n"
+	"                       [--json]\n"
 	"Write a file in /proc/kallsyms format for the snapshot's boot (or the\n"
 	"running one): the core kernel's symbols from the System.map or vmlinux\n"
 	"moved by the boot's section offsets, and every module record's symbols\n"
@@ -32,7 +33,8 @@ static const char kallsyms_help[] =
 	"  --generation N      the module records live at generation N (when perf\n"
 	"                      record started) get [NAME]; a name with several\n"
 	"                      records otherwise gets [NAME@LOAD_GEN] on each\n"
-	"  -o FILE             write to FILE, mode 0600 (default: stdout)\n"
+	"  -o, --output FILE   write to FILE (default: stdout; as snapshot -o: 0600,\n"
+	"                      atomic; devices and FIFOs in place; links refused)\n"
 	"  --json              print a summary as JSON (on stdout; needs -o)\n"
 	"Symbols in core sections without a published offset are left out.  A .ko\n"
 	"of another build is left out with the reason (exit 1); a module without a\n"

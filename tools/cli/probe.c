@@ -24,8 +24,8 @@
 #include "../sysmap.h"
 
 static const char probe_help[] =
-	"Usage: kreloc probe [--dry-run] [--group G] [--event E] SPEC [FETCHARGS...]\n"
-	"       kreloc probe --remove G/E\n"
+	"Usage: kreloc probe [--dry-run] [--group G] [--event E] [--json] SPEC [FETCHARGS...]\n"
+	"       kreloc probe [--json] --remove G/E\n"
 	"SPEC: sym, sym+OFF, .sym, mod:sym[+OFF], or vmlinux:0xLINKED (a link-time\n"
 	"address as objdump/DWARF tools print it).  Writes to tracefs kprobe_events\n"
 	"  p:G/E 0xRUNTIME [FETCHARGS]      for the core kernel (unambiguous)\n"

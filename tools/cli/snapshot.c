@@ -17,7 +17,7 @@
 #include "ofile.h"
 
 static const char snapshot_help[] =
-	"Usage: kreloc snapshot [-o FILE] [--json]\n"
+	"Usage: kreloc snapshot [-o|--output FILE] [--json]\n"
 	"Save everything needed to resolve this boot's addresses later, on any\n"
 	"machine: release, build id, arch, endianness, ELF ABI, core sections and\n"
 	"offsets, anchors, every module record (live and unloaded) with its build\n"
