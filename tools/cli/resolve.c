@@ -296,6 +296,23 @@ static int is_blank(char ch)
 	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
 }
 
+/* One read(2) of stdin into buf[*len..INBUF); 0, or -1 with the error printed. */
+static int read_more(char *buf, size_t *len, int *eof)
+{
+	ssize_t n;
+
+	do {
+		n = read(STDIN_FILENO, buf + *len, INBUF - *len);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		p_err("stdin: %s", strerror(errno));
+		return -1;
+	}
+	*eof = n == 0;
+	*len += (size_t)n;
+	return 0;
+}
+
 /* Whitespace-separated addresses from stdin, answered after every read. */
 static int resolve_stdin(struct resolve_ctx *c)
 {
@@ -310,17 +327,10 @@ static int resolve_stdin(struct resolve_ctx *c)
 		return -1;
 	}
 	while (!eof) {
-		ssize_t n = read(STDIN_FILENO, buf + len, INBUF - len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			p_err("stdin: %s", strerror(errno));
+		if (read_more(buf, &len, &eof)) {
 			free(buf);
 			return -1;
 		}
-		eof = n == 0;
-		len += (size_t)n;
 		/* Every complete token; a partial one waits for the next read. */
 		i = 0;
 		for (;;) {
@@ -419,19 +429,13 @@ static int resolve_text(struct resolve_ctx *c)
 		return -1;
 	}
 	while (!eof) {
-		ssize_t n = read(STDIN_FILENO, buf + len, INBUF - len);
 		size_t done;
 		char *nl;
 
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			p_err("stdin: %s", strerror(errno));
+		if (read_more(buf, &len, &eof)) {
 			free(buf);
 			return -1;
 		}
-		eof = n == 0;
-		len += (size_t)n;
 		/* Whole lines; at the end, or when a line fills the buffer, what is safe. */
 		nl = len ? memrchr(buf, '\n', len) : NULL;
 		if (eof)
