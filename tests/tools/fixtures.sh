@@ -48,16 +48,16 @@ expect_rc() {
 # kval FILE KEY: KEY=VALUE from an info file
 kval() { sed -n "s/^$2=//p" "$1"; }
 
-# mkroot DIR: a fake / of the captured boot, with kreloc loaded; tracefs
+# mkroot DIR [DATADIR]: a fake / of the captured boot (default DATA), with kreloc loaded; tracefs
 # files are plain files, so probes are written, not registered.
 mkroot() {
-	local r="$1" k="$1/sys/kernel/debug/kreloc" n
+	local r="$1" k="$1/sys/kernel/debug/kreloc" n d="${2:-$DATA}"
 	mkdir -p "$r/proc" "$r/sys/kernel/tracing" "$r/sys/kernel/debug/kprobes" \
 		"$r/sys/kernel/security"
-	cp -r "$DATA/debugfs" "$k"
-	xz -dc "$DATA/kallsyms.xz" > "$r/proc/kallsyms"
-	cp "$DATA/blacklist" "$r/sys/kernel/debug/kprobes/blacklist"
-	for n in "$DATA"/notes/*; do
+	cp -r "$d/debugfs" "$k"
+	xz -dc "$d/kallsyms.xz" > "$r/proc/kallsyms"
+	cp "$d/blacklist" "$r/sys/kernel/debug/kprobes/blacklist"
+	for n in "$d"/notes/*; do
 		mkdir -p "$r/sys/module/${n##*/}/notes"
 		xxd -r -p "$n" > "$r/sys/module/${n##*/}/notes/.note.gnu.build-id"
 	done

@@ -243,6 +243,51 @@ check "... show --json of the live files too (exit $rc)" json "$W/n3.out" 'len(d
 sed -i "s/^$long /${long}X /" "$L5/sys/kernel/debug/kreloc/anchors"
 run n4 --root "$L5" show
 expect_rc n4 1 "anchors:[0-9]+: anchor: bad name .*KSYM_NAME_LEN" "a 512-character name, which no kernel prints, is refused with the reason"
+# The real thing: Debian 7.3 (Rust), kreloc built from its link-time map
+# (capture-testdata.sh rust): its anchors and symbols include Rust names
+# of more than 128 characters.
+D7="$here/data/amd64-7-map"
+if [ -s "$D7/debugfs/anchors" ]; then
+	K7VER=$(sed -n 's/^kernel: Debian \([^ ]*\) .*/\1/p' "$D7/CAPTURE")
+	R7="$W/root7"; mkroot "$R7" "$D7"
+	a7=$(awk '!/^#/ && length($1) > length(l) {l = $1} END {print l}' "$D7/debugfs/anchors")
+	run r1 --root "$R7" snapshot -o "$W/snap7"
+	check "$K7VER with kreloc from its map: snapshot takes its ${#a7}-character anchor (exit $rc)" \
+		sh -c '[ '"$rc"' = 0 ] && grep -q "^anchor $1 " "$2"' sh "$a7" "$W/snap7"
+	run r2 --root "$R7" show --json
+	check "... show --json gives it whole (exit $rc)" json "$W/r2.out" 'any(a["name"] == "'"$a7"'" for a in d["anchors"])'
+	run r3 show --snapshot "$W/snap7"
+	check "... and a snapshot of it reads back (exit $rc)" test "$rc" = 0
+	# The longest core function name of that boot, probed and resolved.
+	read -r f7a f7 < <(awk 'NF == 3 && $2 ~ /^[tT]$/ && length($3) > length(n) {n = $3; a = $1} END {print a, n}' "$R7/proc/kallsyms")
+	run r4 --root "$R7" probe --dry-run "$f7"
+	check "... probe --dry-run of its ${#f7}-character function -> kallsyms' 0x$f7a (exit $rc)" \
+		grep -q " 0x$f7a\$" "$W/r4.out"
+	cp "$R7/proc/kallsyms" "$W/kallsyms7"
+	run r5 resolve --snapshot "$W/snap7" --kallsyms "$W/kallsyms7" "$(printf '0x%x' $((0x$f7a + 1)))"
+	check "... resolve names an address in it (exit $rc)" grep -qx "$(printf '0x%x' $((0x$f7a + 1))) $f7+0x1 text" "$W/r5.out"
+	# A module's ELF symbol table: the Rust PHY driver's longest function,
+	# resolved from its .ko.xz as /proc/kallsyms named it.
+	read -r m7a m7 < <(awk '$4 == "[ax88796b_rust]" && $2 ~ /^[tT]$/ && length($3) > length(n) {n = $3; a = $1} END {print a, n}' "$R7/proc/kallsyms")
+	run r6 resolve --snapshot "$W/snap7" --kallsyms "$W/kallsyms7" --modules-dir "$D7/modules" "0x$m7a"
+	check "... and, from ax88796b_rust.ko.xz, its ${#m7}-character function (exit $rc)" \
+		grep -qx "0x$m7a $m7+0x0 \[ax88796b_rust\] .text" "$W/r6.out"
+	MAP7=$(ls "$CACHE/maps/$K7VER.System.map" 2>/dev/null)
+	if [ -s "$MAP7" ]; then
+		run r7 resolve --snapshot "$W/snap7" --system-map "$MAP7" "$(printf '0x%x' $((0x$f7a + 1)))"
+		check "... resolve --system-map (the nokaslr boot's map) too (exit $rc)" \
+			grep -qx "$(printf '0x%x' $((0x$f7a + 1))) $f7+0x1 text" "$W/r7.out"
+		run r8 kallsyms --snapshot "$W/snap7" --system-map "$MAP7" --modules-dir "$D7/modules" -o "$W/ks7"
+		check "... kallsyms writes the module's line as /proc/kallsyms had it (exit $rc)" \
+			grep -qx "$m7a [tT] $m7	\[ax88796b_rust\]" "$W/ks7"
+	else
+		skip "resolve --system-map on $K7VER" "no $CACHE/maps/$K7VER.System.map (rig/groundtruth.sh amd64-7)"
+		skip "kallsyms on $K7VER" "no map"
+	fi
+else
+	for i in 1 2 3 4 5 6 7 8; do skip "a 7.3 kernel's Rust names" "no $D7 (capture-testdata.sh rust)"; done
+fi
+
 # ---------------------------------------------------------------- resolve
 kallsyms_full "$W/kallsyms"
 # Addresses in the core and in the modules whose .ko is kept (not kreloc.ko).
