@@ -32,6 +32,8 @@ run u2 kallsyms --snapshot x --system-map y --generation 1x
 expect_rc u2 2 'generation 1x: a decimal generation' "usage: kallsyms --generation must be a number"
 run u3 gdb --module 'vfat@x'
 expect_rc u3 2 'NAME or NAME@LOAD_GEN' "usage: gdb --module NAME@GEN must have a number"
+run u5 gdb --module 'vfat@18446744073709551616'
+expect_rc u5 2 'NAME or NAME@LOAD_GEN' "usage: gdb --module NAME@GEN past 2^64 is refused, not taken as 2^64-1"
 run u4 kallsyms --snapshot x --system-map y --json
 expect_rc u4 2 'needs|write the symbols with -o FILE' "usage: kallsyms --json needs -o"
 
@@ -122,6 +124,17 @@ run k10 kallsyms --snapshot "$SNAP" --system-map "$W/map.moved" -o "$W/k10"
 expect_rc k10 1 "map.moved: not the link-time map .*: 1 of the 32 anchors it has differ, e\.g\. __start___ksymtab" \
 	"kallsyms: a System.map with one of 32 anchors elsewhere is refused, naming it"
 check "kallsyms: nothing is written for them" test ! -e "$W/k9" -a ! -e "$W/k10"
+# -o of kallsyms and gdb: the same rules as snapshot's (ofile.c).
+ln -s /proc/self/fd/1 "$W/k.link"
+run k11 kallsyms --snapshot "$SNAP" --system-map "$MAP" -o "$W/k.link"
+expect_rc k11 1 'k.link is a symbolic link' "kallsyms -o a symbolic link to /proc/self/fd/1: refused, exit 1"
+check "... the link is still there" test "$(readlink "$W/k.link")" = /proc/self/fd/1
+mkfifo "$W/k.fifo"
+timeout 60 cat "$W/k.fifo" > "$W/k.fifo.out" & reader=$!
+run k12 kallsyms --snapshot "$SNAP" --system-map "$MAP" -o "$W/k.fifo"
+wait $reader
+check "kallsyms -o a FIFO: written through it, the FIFO stays (exit $rc)" \
+	sh -c '[ '"$rc"' = 0 ] && [ -p "$1" ] && cmp -s "$2" "$3"' sh "$W/k.fifo" "$W/k.fifo.out" "$W/k1"
 echo "The real System.map is in the linux-image-$KVER-dbg package" > "$W/map.placeholder"
 run k3 kallsyms --snapshot "$SNAP" --system-map "$W/map.placeholder"
 expect_rc k3 1 "placeholder System.map" "kallsyms: Debian's placeholder System.map is refused"
@@ -215,6 +228,11 @@ if [ -n "$GDB" ] && [ -s "$VSYM" ]; then
 		-o "$W/z3.gdb" 2> "$W/z3.err"
 	check "a copy that is not the module's bytes is written again" \
 		sh -c 'xz -dc "$1" | cmp -s - "$2"' sh "$MODDIR/vfat.ko.xz" "$vko"
+	mknod "$W/g.null" c 1 3 2>/dev/null
+	XDG_CACHE_HOME="$XC" "$K" gdb --snapshot "$SNAP" --vmlinux "$VSYM" --modules-dir "$MODDIR" \
+		-o "$W/g.null" > "$W/z5.out" 2> "$W/z5.err"; rc=$?
+	check "gdb -o a character device (a copy of /dev/null): written in place, still the device (exit $rc)" \
+		sh -c '[ '"$rc"' = 0 ] && [ -c "$1" ]' sh "$W/g.null"
 	chmod 777 "$XC/kreloc/ko"
 	XDG_CACHE_HOME="$XC" "$K" gdb --snapshot "$SNAP" --vmlinux "$VSYM" --modules-dir "$MODDIR" \
 		-o "$W/z4.gdb" > "$W/z4.out" 2> "$W/z4.err"; rc=$?
@@ -222,7 +240,7 @@ if [ -n "$GDB" ] && [ -s "$VSYM" ]; then
 		"gdb: a cache directory others may write is not used; the module is left out with the reason"
 	chmod 700 "$XC/kreloc/ko"
 else
-	for i in 1 2 3 4 5 6; do skip "gdb with .ko.xz modules" "no gdb or no vmlinux with symbols for $KVER (rig/vmlinux-symbols.sh)"; done
+	for i in 1 2 3 4 5 6 7; do skip "gdb with .ko.xz modules" "no gdb or no vmlinux with symbols for $KVER (rig/vmlinux-symbols.sh)"; done
 fi
 
 echo "TAP version 13"
