@@ -99,6 +99,7 @@ done <<EOT
 "features" in d|version
 "commands" in d|help
 "error" in d|bogus
+"error" in d|
 "error" in d|show --bogus
 "error" in d|resolve --text --snapshot $jsnap --kallsyms $W/jroot/proc/kallsyms
 EOT

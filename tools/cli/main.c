@@ -222,6 +222,7 @@ int main(int argc, char **argv)
 		optind = 0;
 		ret = do_version(1, vargv);
 	} else if (optind >= argc) {
+		json_error("no command");
 		usage(stderr);
 		ret = EXIT_USAGE;
 	} else {
