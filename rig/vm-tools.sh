@@ -10,9 +10,12 @@
 #   vmlinux:0xLINKED) against where the kernel's own kprobes put them;
 #   the kernel's reason for a refused lookup; snapshots that stay one
 #   moment while modules load and unload; EPERM for an unprivileged user.
-#   Boot 2 (another offset): probes registered, fired and removed; a
-#   blacklisted and a freed __init function refused; under lockdown the
-#   refusal names lockdown.
+#   Boot 2 (another offset; on x86_64 kreloc built from the link-time map,
+#   as a user with the -dbg package's System.map builds it, where boot 1's
+#   was built from the vmlinuz: on 7.x its anchors include Rust names of
+#   more than 128 characters): snapshot and show --json read it; probes
+#   registered, fired and removed; a blacklisted and a freed __init
+#   function refused; under lockdown the refusal names lockdown.
 #   Host: boot 1's addresses resolved offline (--system-map with
 #   --modules-dir, --kallsyms saved on boot 2, --vmlinux where it has
 #   symbols, stdin behind a pipe, --json), each checked against boot 1's
@@ -39,6 +42,8 @@ make -s -C "$work/src/tools/cli" kreloc >&2
 if [ "$KARCH" = x86 ]; then
 	# As a Debian user would: Debian's System.map is a placeholder.
 	"$top/rig/build-kreloc.sh" "$envf" "$work/build" VMLINUZ="$KIMAGE" SYSTEM_MAP=/nonexistent
+	# ... and as one with the real map (the -dbg package's), for boot 2.
+	"$top/rig/build-kreloc.sh" "$envf" "$work/build-map" LINKED_SOURCE=system.map SYSTEM_MAP="$map"
 	make -s -C "$work/src/tools/cli" kreloc-static >&2
 else
 	# ppc64: the vmlinux alone leaves init.text unknown; the map has it.
@@ -48,6 +53,8 @@ else
 fi
 mv "$work/src/tools/cli/kreloc-static" "$work/stage/kreloc/kreloc"
 cp "$work/build/kreloc.ko" "$work/stage/kreloc/"
+cp "$work/build-map/kreloc.ko" "$work/stage/kreloc/kreloc-map.ko" 2>/dev/null ||
+	cp "$work/build/kreloc.ko" "$work/stage/kreloc/kreloc-map.ko"
 modroot=$(mod_root "${MODDIR:-}")
 have_mods=0
 if [ -n "$modroot" ] && [ -n "$(find "$modroot/lib/modules/$KVER/kernel" -name 'vfat.ko*' 2>/dev/null)" ]; then
@@ -90,7 +97,7 @@ kernel_probe() {
 }
 ksym() { awk -v s="$1" '$3 == s && NF == 3 {print "0x" $1; exit}' /proc/kallsyms; }
 mount -t securityfs securityfs /sys/kernel/security 2>/dev/null
-insmod ./kreloc.ko
+insmod ./${KRELOC_KO:-kreloc.ko}
 if [ -d /lib/modules ]; then modprobe vfat && modprobe bridge; fi
 EOT
 
@@ -214,14 +221,26 @@ sect "$work/out1.log" JSON > "$work/show.json"
 sect "$work/out1.log" KALLSYMS | base64 -d | gzip -dc > "$work/kallsyms1" || true
 sect "$work/out1.log" MODSECT > "$work/modsect1"
 
-# Boot 2: probes for real, at another offset (the BE kernel at its link address).
+# Boot 2: probes for real, at another offset (the BE kernel at its link
+# address), with kreloc built from the link-time map.
 cat > "$work/stage/kreloc/job" <<'EOT'
 #!/bin/sh
+KRELOC_KO=kreloc-map.ko
 . ./lib.sh
 modprobe dummy 2>/dev/null
 echo "KRELOC-TEST-BEGIN tools-probe"
 echo "TAP version 13"
-echo "1..12"
+echo "1..14"
+src=$(sed -n 's/^LINKED_SOURCE=//p' /sys/kernel/debug/kreloc/info)
+long=$(awk '!/^#/ && length($1) > n {n = length($1)} END {print n + 0}' /sys/kernel/debug/kreloc/anchors)
+$K snapshot -o /tmp/snap > /tmp/p 2>&1; rc=$?
+diag /tmp/p
+check "kreloc snapshot with kreloc built from $src: exit $rc, its longest anchor name $long characters" \
+	sh -c '[ '"$rc"' = 0 ] && [ "$(grep -c "^anchor " /tmp/snap)" -gt 0 ]'
+$K show --json > /tmp/show.json 2> /tmp/p; rc=$?
+diag /tmp/p
+check "kreloc show --json with that kreloc: its anchors (exit $rc)" \
+	sh -c '[ '"$rc"' = 0 ] && grep -q "^{\"schema\":1,\"format\":.*\"anchors\":\[{" /tmp/show.json'
 f=do_sys_openat2
 grep -q ' T \.do_sys_openat2$' /proc/kallsyms && f=.do_sys_openat2
 $K probe --group kreloc --event openat $f > /tmp/p 2>&1; rc=$?
@@ -390,5 +409,5 @@ cls="$work/stage"
 tr -d '\r' < "$work/out1.log" | sed '/^SNAPSHOT-BEGIN$/,$d' >> "$work/host.log"
 tr -d '\r' < "$work/out2.log" | sed '/^KALLSYMS-BEGIN$/,$d' >> "$work/host.log"
 cat "$work/console1.log" "$work/console2.log" > "$work/console.log"
-KRELOC_PLAN="tools-boot1:11 tools-probe:12 tools-resolve:9" KRELOC_TAG="$UNAME_M $KVER" \
+KRELOC_PLAN="tools-boot1:11 tools-probe:14 tools-resolve:9" KRELOC_TAG="$UNAME_M $KVER" \
 	"$top/rig/ktap.sh" "$work/host.log" "$work/console.log" "$results"

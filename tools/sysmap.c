@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sysmap.h"
+#include "../lib/kreloc_spec.h"
 
 #define SYSMAP_PLACEHOLDER "The real System.map is in"
-#define SYSMAP_MAX_NAME 512
+/* KSYM_NAME_LEN, with the NUL: Rust's mangled names need more than 128. */
+#define SYSMAP_MAX_NAME KRELOC_SPEC_NAME_MAX
 
 int sysmap_parse_line(char *line, struct sysmap_sym *sym, const char **why)
 {
@@ -198,6 +200,23 @@ void sysmap_free(struct sysmap *map)
 	map->by_name = NULL;
 	map->syms = NULL;
 	map->nr = map->cap = 0;
+}
+
+uint64_t sysmap_extent(const struct sysmap *map, const struct sysmap_sym *s)
+{
+	uint64_t next = 0;
+	size_t i;
+
+	for (i = 0; i < map->nr; i++) {
+		const struct sysmap_sym *o = &map->syms[i];
+
+		if (o->addr <= s->addr || (next && o->addr >= next))
+			continue;
+		if (!o->module != !s->module || (s->module && strcmp(o->module, s->module)))
+			continue;
+		next = o->addr;
+	}
+	return next ? next - s->addr : 0;
 }
 
 const struct sysmap_sym *sysmap_find(const struct sysmap *map, const char *name)

@@ -47,6 +47,13 @@ int sysmap_index(struct sysmap *map);
 const struct sysmap_sym *sysmap_lookup(const struct sysmap *map, const char *name);
 size_t sysmap_count(const struct sysmap *map, const char *name);
 
+/*
+ * The size of symbol s as kallsyms_lookup_size_offset() gives it: from s to
+ * the next higher address of a symbol of the same module (or of the core
+ * kernel); 0 if none follows.
+ */
+uint64_t sysmap_extent(const struct sysmap *map, const struct sysmap_sym *s);
+
 /* First symbol of that name (core kernel only), or NULL. */
 const struct sysmap_sym *sysmap_find(const struct sysmap *map, const char *name);
 

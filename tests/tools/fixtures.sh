@@ -48,22 +48,37 @@ expect_rc() {
 # kval FILE KEY: KEY=VALUE from an info file
 kval() { sed -n "s/^$2=//p" "$1"; }
 
-# mkroot DIR: a fake / of the captured boot, with kreloc loaded; tracefs
+# mkroot DIR [DATADIR]: a fake / of the captured boot (default DATA), with kreloc loaded; tracefs
 # files are plain files, so probes are written, not registered.
 mkroot() {
-	local r="$1" k="$1/sys/kernel/debug/kreloc" n
+	local r="$1" k="$1/sys/kernel/debug/kreloc" n d="${2:-$DATA}"
 	mkdir -p "$r/proc" "$r/sys/kernel/tracing" "$r/sys/kernel/debug/kprobes" \
 		"$r/sys/kernel/security"
-	cp -r "$DATA/debugfs" "$k"
-	xz -dc "$DATA/kallsyms.xz" > "$r/proc/kallsyms"
-	cp "$DATA/blacklist" "$r/sys/kernel/debug/kprobes/blacklist"
-	for n in "$DATA"/notes/*; do
+	cp -r "$d/debugfs" "$k"
+	xz -dc "$d/kallsyms.xz" > "$r/proc/kallsyms"
+	cp "$d/blacklist" "$r/sys/kernel/debug/kprobes/blacklist"
+	for n in "$d"/notes/*; do
 		mkdir -p "$r/sys/module/${n##*/}/notes"
 		xxd -r -p "$n" > "$r/sys/module/${n##*/}/notes/.note.gnu.build-id"
 	done
 	echo "[none] integrity confidentiality" > "$r/sys/kernel/security/lockdown"
 	: > "$r/sys/kernel/tracing/kprobe_events"
 	: > "$r/sys/kernel/tracing/error_log"
+}
+
+# kallsyms_full OUT: the captured /proc/kallsyms (its text symbols and
+# section markers) with the anchors kreloc confirmed in that boot added:
+# debugfs/anchors' RUNTIME is what that kernel's kallsyms_lookup_name()
+# gave, so each is a line of that boot's /proc/kallsyms, with the letter nm
+# gives a symbol of its section.  The capture kept text only; without the
+# anchors resolve rightly refuses it as a map of that kernel (a map must
+# hold the anchors of the sections it has symbols in).
+kallsyms_full() {
+	xz -dc "$DATA/kallsyms.xz" > "$1"
+	awk 'NR == FNR { have[$3] = 1; next }
+	     /^#/ || ($1 in have) { next }
+	     { t = $5 ~ /text/ ? "T" : $5 == "rodata" ? "R" : $5 == "bss" ? "B" : "D"
+	       printf "%s %s %s\n", substr($3, 3), t, $1 }' "$1" "$DATA/debugfs/anchors" >> "$1"
 }
 
 # modrec NAME STATE: the modules line of the last record NAME in STATE

@@ -13,7 +13,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$top/rig/lib.sh"
-need_pkgs liblzma-dev libzstd-dev zlib1g-dev xz-utils zstd python3 xxd binutils
+need_pkgs liblzma-dev libzstd-dev zlib1g-dev xz-utils zstd python3 xxd binutils gdb-multiarch
 W=$(mktemp -d "${TMPDIR:-/tmp}/kreloc-tools.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 

@@ -2,6 +2,7 @@
 /* common.c - output, errors and paths shared by every kreloc command. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,6 +20,16 @@ static void vmsg(const char *prefix, const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
+void json_error(const char *msg)
+{
+	/* Scripts read a JSON error, never prose, on stdout: one per invocation. */
+	if (json_output && !json_doc_open && !json_doc_done && json_wtr) {
+		json_doc_begin();
+		jsonw_string_field(json_wtr, "error", msg);
+		json_doc_end();
+	}
+}
+
 void p_err(const char *fmt, ...)
 {
 	va_list ap;
@@ -28,12 +39,7 @@ void p_err(const char *fmt, ...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "kreloc: %s\n", buf);
-	/* Scripts read a JSON error, never prose, on stdout. */
-	if (json_output && !json_doc_open && !json_doc_done && json_wtr) {
-		json_doc_begin();
-		jsonw_string_field(json_wtr, "error", buf);
-		json_doc_end();
-	}
+	json_error(buf);
 }
 
 void p_warn(const char *fmt, ...)
@@ -53,13 +59,21 @@ int usage_err(const char *cmd, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	if (json_output && json_wtr && !json_doc_open && !json_doc_done) {
-		json_doc_begin();
-		jsonw_string_field(json_wtr, "error", buf);
-		json_doc_end();
-	}
-	fprintf(stderr, "kreloc %s: %s\nTry 'kreloc %s --help'.\n", cmd, buf, cmd);
+	json_error(buf);
+	fprintf(stderr, "kreloc%s%s: %s\nTry 'kreloc%s%s --help'.\n", *cmd ? " " : "", cmd, buf,
+		*cmd ? " " : "", cmd);
 	return EXIT_USAGE;
+}
+
+int opt_err(const char *cmd, int c, char **argv)
+{
+	const char *word = optind > 0 ? argv[optind - 1] : "";
+
+	if (c == ':')
+		return usage_err(cmd, "option '%s' needs an argument", word);
+	if (optopt)
+		return usage_err(cmd, "unknown option '-%c'", optopt);
+	return usage_err(cmd, "unknown option '%s'", word);
 }
 
 void json_doc_begin(void)
@@ -79,9 +93,14 @@ void json_doc_end(void)
 	json_doc_done = true;
 }
 
-void path_in(char *buf, size_t len, const char *rel)
+int path_in(char *buf, size_t len, const char *rel)
 {
-	snprintf(buf, len, "%s%s", root, rel);
+	if ((size_t)snprintf(buf, len, "%s%s", root, rel) < len)
+		return 0;
+	/* Never a path cut short: an empty one fails to open. */
+	buf[0] = '\0';
+	errno = ENAMETOOLONG;
+	return -1;
 }
 
 int exit_for_errno(int e)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "main.h"
 #include "debugfs.h"
+#include "ksymfile.h"
 #include "../../lib/kreloc_note.h"
 
 /* Reads of the whole model before giving up on a kernel whose modules keep changing. */
@@ -18,8 +19,7 @@
 
 static char lockdown_mode[32];
 
-/* The bracketed mode of /sys/kernel/security/lockdown, or "" if unknown. */
-static const char *lockdown(void)
+const char *kreloc_lockdown(void)
 {
 	char path[4200], buf[256], *l, *r;
 	ssize_t n;
@@ -47,7 +47,7 @@ static const char *lockdown(void)
 const char *kreloc_eperm_reason(const char *path)
 {
 	static char why[512];
-	const char *mode = lockdown();
+	const char *mode = kreloc_lockdown();
 
 	if (*mode && strcmp(mode, "none"))
 		snprintf(why, sizeof(why), "refused by kernel lockdown (mode '%s' in "
@@ -75,7 +75,10 @@ static int open_err(char *err, size_t errlen, const char *path, int e)
 
 static FILE *open_in(const char *dir, const char *name, char *path, size_t plen)
 {
-	snprintf(path, plen, "%s/%s", dir, name);
+	if ((size_t)snprintf(path, plen, "%s/%s", dir, name) >= plen) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
 	return fopen(path, "re");
 }
 
@@ -208,14 +211,15 @@ static int kallsyms_dot_text(void)
 /* A live module's build id from /sys/module/NAME/notes, as hex; NULL if none. */
 static char *sysfs_build_id(const char *name)
 {
-	char path[4200], rel[300], *hex;
+	char path[4200], rel[300], hex[KSF_BUILD_ID_HEX];
 	unsigned char buf[256];
 	const u8 *id;
 	ssize_t n;
-	int fd, len, i;
+	int fd, len;
 
-	snprintf(rel, sizeof(rel), "/sys/module/%s/notes/.note.gnu.build-id", name);
-	path_in(path, sizeof(path), rel);
+	if ((size_t)snprintf(rel, sizeof(rel), "/sys/module/%s/notes/.note.gnu.build-id",
+			     name) >= sizeof(rel) || path_in(path, sizeof(path), rel))
+		return NULL;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
@@ -224,14 +228,9 @@ static char *sysfs_build_id(const char *name)
 	if (n <= 0)
 		return NULL;
 	len = kreloc_note_build_id(buf, (size_t)n, false, &id);
-	if (len <= 0)
+	if (!*ksf_build_id_hex(id, len, hex))
 		return NULL;
-	hex = malloc(2 * (size_t)len + 1);
-	if (!hex)
-		return NULL;
-	for (i = 0; i < len; i++)
-		sprintf(hex + 2 * i, "%02x", id[i]);
-	return hex;
+	return strdup(hex);
 }
 
 /*
@@ -284,10 +283,12 @@ static int read_once(struct ksnap *s, const char *dir, int *no_modules, char *er
 	for (i = 0; i < s->nr_mods; i++) {
 		struct ks_mod *m = &s->mods[i];
 
-		if (m->load_gen.ok)
-			snprintf(sub, sizeof(sub), "module/%s@%" PRIu64, m->name, m->load_gen.v);
-		else
-			snprintf(sub, sizeof(sub), "module/%s", m->name);
+		if ((size_t)(m->load_gen.ok ?
+			     snprintf(sub, sizeof(sub), "module/%s@%" PRIu64, m->name, m->load_gen.v) :
+			     snprintf(sub, sizeof(sub), "module/%s", m->name)) >= sizeof(sub)) {
+			ksnap_seterr(err, errlen, "%s: module name too long", m->name);
+			return EXIT_FAIL;
+		}
 		f = open_in(dir, sub, path, sizeof(path));
 		if (!f && errno == ENOENT)
 			return -1;	/* unloaded or pruned since `modules` was read */
@@ -416,11 +417,12 @@ static int report_err_line(const char *path, const char *spec, const char *line)
 {
 	const char *name = line + 4;
 	char ename[32];
+	struct kval v;
 	int e;
 
 	snprintf(ename, sizeof(ename), "%.*s", (int)strcspn(name, " "), name);
 	if (ename[0] >= '0' && ename[0] <= '9')
-		e = atoi(ename);
+		e = !ksnap_parse_dec(ename, &v) && v.ok && v.v <= 4095 ? (int)v.v : EIO;
 	else
 		e = errno_of(ename);
 	if (e == EPERM || e == EACCES)
@@ -485,8 +487,12 @@ int kreloc_lookup(const char *spec, struct lookup_answer *a)
 		return EXIT_FAIL;
 	}
 	a->probe = v.v;
-	snprintf(a->module, sizeof(a->module), "%s",
-		 strcmp(tok[3], "-") && strcmp(tok[3], "vmlinux") ? tok[3] : "");
-	snprintf(a->type, sizeof(a->type), "%s", tok[4]);
+	if ((size_t)snprintf(a->module, sizeof(a->module), "%s",
+			     strcmp(tok[3], "-") && strcmp(tok[3], "vmlinux") ? tok[3] : "") >=
+	    sizeof(a->module) ||
+	    (size_t)snprintf(a->type, sizeof(a->type), "%s", tok[4]) >= sizeof(a->type)) {
+		p_err("%s: unexpected answer '%s'", path, buf);
+		return EXIT_FAIL;
+	}
 	return EXIT_OK;
 }

@@ -34,6 +34,9 @@ struct lookup_answer {
  */
 int kreloc_lookup(const char *spec, struct lookup_answer *a);
 
+/* The bracketed mode of /sys/kernel/security/lockdown, or "" if unknown (static). */
+const char *kreloc_lockdown(void);
+
 /*
  * Why the kernel answered EPERM/EACCES for path: kernel lockdown (with its
  * mode from /sys/kernel/security/lockdown) or credentials.  Static buffer.

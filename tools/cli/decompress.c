@@ -208,7 +208,8 @@ static int read_all(const char *path, struct obuf *o, char *err, size_t errlen)
 	return 0;
 }
 
-int kdc_read_file(const char *path, unsigned char **out, size_t *len, char *err, size_t errlen)
+int kdc_read_file(const char *path, unsigned char **out, size_t *len, enum kdc_format *fmt,
+		  char *err, size_t errlen)
 {
 	struct obuf in = { NULL, 0, 0 }, o = { NULL, 0, 0 };
 	enum kdc_format f;
@@ -221,6 +222,8 @@ int kdc_read_file(const char *path, unsigned char **out, size_t *len, char *err,
 		return -1;
 	}
 	f = kdc_detect(in.p, in.len);
+	if (fmt)
+		*fmt = f;
 	if (f == KDC_PLAIN) {
 		*out = in.p;
 		*len = in.len;

@@ -21,10 +21,12 @@ bool kdc_supported(enum kdc_format f);
 
 /*
  * Read PATH whole, decompressed if it is compressed.  Returns 0 with a
- * malloc'ed *out of *len bytes, or -1 with err set.  Output is capped
- * (KDC_MAX_OUT) so a hostile file cannot exhaust memory.
+ * malloc'ed *out of *len bytes and the format it was in (*fmt, if fmt is
+ * not NULL), or -1 with err set.  Output is capped (KDC_MAX_OUT) so a
+ * hostile file cannot exhaust memory.
  */
 #define KDC_MAX_OUT ((size_t)1 << 30)
-int kdc_read_file(const char *path, unsigned char **out, size_t *len, char *err, size_t errlen);
+int kdc_read_file(const char *path, unsigned char **out, size_t *len, enum kdc_format *fmt,
+		  char *err, size_t errlen);
 
 #endif

@@ -15,10 +15,12 @@
 #include "main.h"
 #include "debugfs.h"
 #include "kdbg.h"
+#include "ofile.h"
 
 static const char gdb_help[] =
 	"Usage: kreloc gdb [--snapshot FILE] [--vmlinux FILE] [--modules-dir DIR]\n"
-	"                  [--history] [--module NAME[@LOAD_GEN]]... [-o FILE] [--json]\n"
+	"                  [--history] [--module NAME[@LOAD_GEN]]... [-o|--output FILE]\n"
+	"                  [--json]\n"
 	"Print a gdb script (gdb 8.2 or later) that loads the symbols of the running\n"
 	"kernel (or of the snapshot's boot) where they are: vmlinux moved by the\n"
 	"boot's KASLR offset (symbol-file -o), and each module's .ko with every\n"
@@ -31,8 +33,11 @@ static const char gdb_help[] =
 	"  --history           also modules unloaded before the snapshot, at the\n"
 	"                      addresses they had (skipped where a newer module sits)\n"
 	"  --module NAME[@GEN] only these records (NAME: its newest record)\n"
-	"  -o FILE             write the script to FILE (mode 0600) instead of stdout\n"
+	"  -o, --output FILE   write the script to FILE instead of stdout (as snapshot -o:\n"
+	"                      0600, atomic; devices and FIFOs in place; links refused)\n"
 	"  --json              print the placement as JSON instead of a script\n"
+	"A compressed .ko (.xz, .zst, .gz), which gdb cannot read, is unpacked once into\n"
+	"${XDG_CACHE_HOME:-~/.cache}/kreloc/ko/BUILD_ID/NAME.ko and the script names that.\n"
 	"The vmlinux must be the snapshot's build (build id, _text) and each .ko the\n"
 	"module that was loaded (vermagic release, name, section layout); a module\n"
 	"whose .ko is of another build is left out with the reason (exit 1), one\n"
@@ -52,7 +57,8 @@ static const char *default_vmlinux(const char *rel, char *buf, size_t len)
 	size_t i;
 
 	for (i = 0; fmt[i]; i++) {
-		snprintf(buf, len, fmt[i], rel);
+		if ((size_t)snprintf(buf, len, fmt[i], rel) >= len)
+			return NULL;
 		if (!stat(buf, &st) && S_ISREG(st.st_mode))
 			return buf;
 	}
@@ -63,11 +69,11 @@ static const char *default_moddir(const char *rel, char *buf, size_t len)
 {
 	struct stat st;
 
-	snprintf(buf, len, "/usr/lib/debug/lib/modules/%s", rel);
-	if (!stat(buf, &st) && S_ISDIR(st.st_mode))
+	if ((size_t)snprintf(buf, len, "/usr/lib/debug/lib/modules/%s", rel) < len &&
+	    !stat(buf, &st) && S_ISDIR(st.st_mode))
 		return buf;
-	snprintf(buf, len, "/lib/modules/%s", rel);
-	if (!stat(buf, &st) && S_ISDIR(st.st_mode))
+	if ((size_t)snprintf(buf, len, "/lib/modules/%s", rel) < len &&
+	    !stat(buf, &st) && S_ISDIR(st.st_mode))
 		return buf;
 	return NULL;
 }
@@ -94,18 +100,18 @@ static int parse_sel(const char *arg, struct sel *s)
 {
 	const char *at = strchr(arg, '@');
 	size_t n = at ? (size_t)(at - arg) : strlen(arg);
-	char *end;
 
 	memset(s, 0, sizeof(*s));
 	if (!n || n >= sizeof(s->name))
 		return -1;
 	memcpy(s->name, arg, n);
 	if (at) {
-		if (!at[1] || at[1] == '-' || at[1] == '+')
+		struct kval v;
+
+		/* Digits only, and a value that fits: no sign, no wrap to ULLONG_MAX. */
+		if (ksnap_parse_dec(at + 1, &v) || !v.ok)
 			return -1;
-		s->gen = strtoull(at + 1, &end, 10);
-		if (*end)
-			return -1;
+		s->gen = v.v;
 		s->has_gen = 1;
 	}
 	return 0;
@@ -180,8 +186,11 @@ static void emit_module(FILE *f, const struct kdbg_mod *d)
 	if (m->unload_gen.ok)
 		fprintf(f, ", unloaded at generation %" PRIu64 " (its memory may since hold "
 			"something else)", m->unload_gen.v);
-	fprintf(f, "; %zu sections\nadd-symbol-file ", n);
-	gdb_quote(f, d->path);
+	fprintf(f, "; %zu sections", n);
+	if (strcmp(d->gdb_path, d->path))
+		fprintf(f, "; unpacked from %s", d->path);
+	fprintf(f, "\nadd-symbol-file ");
+	gdb_quote(f, d->gdb_path);
 	if (text && gdb_section(d, text))
 		fprintf(f, " 0x%" PRIx64, text->addr.v);
 	else
@@ -213,6 +222,7 @@ static void json_module(json_writer_t *jw, const struct kdbg_mod *d)
 	else
 		jsonw_null_field(jw, "unload_gen");
 	jsonw_string_field(jw, "ko", d->path);
+	jsonw_string_field(jw, "gdb_file", d->status == KDBG_OK ? d->gdb_path : NULL);
 	jsonw_string_field(jw, "status", st[d->status]);
 	jsonw_string_field(jw, "reason", d->why[0] ? d->why : NULL);
 	jsonw_name(jw, "sections");
@@ -248,15 +258,15 @@ int do_gdb(int argc, char **argv)
 	size_t nsel = 0, i, j, nd = 0;
 	int c, history = 0, no_modules = 0, ret = 0;
 	struct kdbg_mod *dm = NULL;
-	struct ksf_index ix = { 0 };
+	struct ko_index ix = { 0 };
 	struct ksymfile v = { 0 };
-	struct kdbg_out o;
+	struct ofile o;
 	uint64_t off;
 	struct ksnap s;
 	struct stat st;
 	FILE *f;
 
-	while ((c = getopt_long(argc, argv, "+s:v:d:Hm:o:jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:s:v:d:Hm:o:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 's': snap_path = optarg; break;
 		case 'v': vmlinux = optarg; break;
@@ -281,7 +291,7 @@ int do_gdb(int argc, char **argv)
 		case 'o': out = optarg; break;
 		case 'j': json_output = true; break;
 		case 'h': fputs(gdb_help, stdout); return 0;
-		default: free(sels); return usage_err("gdb", "bad option");
+		default: free(sels); return opt_err("gdb", c, argv);
 		}
 	}
 	if (optind != argc) {
@@ -315,11 +325,7 @@ int do_gdb(int argc, char **argv)
 	}
 	if (!moddir)
 		moddir = default_moddir(s.osrelease, dbuf, sizeof(dbuf));
-	if (moddir && ksf_index_dir(&ix, moddir, err, sizeof(err))) {
-		p_err("%s", err);
-		ret = EXIT_FAIL;
-		goto out;
-	}
+	ko_index_init(&ix, moddir, true);
 
 	/* The records: chosen ones, or the loaded ones (and the history). */
 	dm = calloc(s.nr_mods + 1, sizeof(*dm));
@@ -359,13 +365,13 @@ int do_gdb(int argc, char **argv)
 		}
 		if (!want)
 			continue;
-		switch (kdbg_place(&dm[nd], m, &s, moddir ? &ix : NULL, 0)) {
+		switch (kdbg_place(&dm[nd], m, &s, &ix, 0)) {
 		case KDBG_OK:
-			break;
+			/* gdb reads no .ko.xz: an unpacked copy, once per build id. */
+			if (!kdbg_gdb_file(&dm[nd]))
+				break;
+			/* fall through */
 		case KDBG_MISSING:
-			p_warn("%s: no %s.ko under %s: its symbols are left out", m->name,
-			    m->name, moddir ? moddir : "(no modules directory)");
-			break;
 		case KDBG_COMPRESSED:
 			p_warn("%s: %s: its symbols are left out", m->name, dm[nd].why);
 			break;
@@ -386,7 +392,7 @@ int do_gdb(int argc, char **argv)
 			ret = EXIT_FAIL;
 		}
 
-	if (kdbg_out_open(&o, out, err, sizeof(err))) {
+	if (ofile_open(&o, out, err, sizeof(err))) {
 		p_err("%s", err);
 		ret = EXIT_FAIL;
 		goto out;
@@ -398,6 +404,7 @@ int do_gdb(int argc, char **argv)
 
 		if (!jw) {
 			p_err("out of memory");
+			ofile_commit(&o, true, err, sizeof(err));
 			ret = EXIT_FAIL;
 			goto out;
 		}
@@ -429,11 +436,10 @@ int do_gdb(int argc, char **argv)
 			if (dm[i].status == KDBG_OK)
 				emit_module(f, &dm[i]);
 			else
-				fprintf(f, "# %s: left out (%s)\n", dm[i].m->name,
-					dm[i].status == KDBG_MISSING ? "no .ko found" : dm[i].why);
+				fprintf(f, "# %s: left out (%s)\n", dm[i].m->name, dm[i].why);
 		}
 	}
-	if (kdbg_out_commit(&o, 0, err, sizeof(err))) {
+	if (ofile_commit(&o, false, err, sizeof(err))) {
 		p_err("%s", err);
 		ret = EXIT_FAIL;
 	}
@@ -442,7 +448,7 @@ out:
 		kdbg_mod_free(&dm[i]);
 	free(dm);
 	free(sels);
-	ksf_index_free(&ix);
+	ko_index_free(&ix);
 	ksf_free(&v);
 	ksnap_free(&s);
 	return ret;

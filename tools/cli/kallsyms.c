@@ -15,11 +15,14 @@
 #include "main.h"
 #include "debugfs.h"
 #include "kdbg.h"
+#include "kresolve.h"
+#include "ofile.h"
 #include "../sysmap.h"
 
 static const char kallsyms_help[] =
 	"Usage: kreloc kallsyms [--snapshot FILE] (--system-map FILE | --vmlinux FILE)\n"
-	"                       [--modules-dir DIR] [--generation N] [-o FILE] [--json]\n"
+	"                       [--modules-dir DIR] [--generation N] [-o|--output FILE]\n"
+	"                       [--json]\n"
 	"Write a file in /proc/kallsyms format for the snapshot's boot (or the\n"
 	"running one): the core kernel's symbols from the System.map or vmlinux\n"
 	"moved by the boot's section offsets, and every module record's symbols\n"
@@ -30,7 +33,8 @@ static const char kallsyms_help[] =
 	"  --generation N      the module records live at generation N (when perf\n"
 	"                      record started) get [NAME]; a name with several\n"
 	"                      records otherwise gets [NAME@LOAD_GEN] on each\n"
-	"  -o FILE             write to FILE, mode 0600 (default: stdout)\n"
+	"  -o, --output FILE   write to FILE (default: stdout; as snapshot -o: 0600,\n"
+	"                      atomic; devices and FIFOs in place; links refused)\n"
 	"  --json              print a summary as JSON (on stdout; needs -o)\n"
 	"Symbols in core sections without a published offset are left out.  A .ko\n"
 	"of another build is left out with the reason (exit 1); a module without a\n"
@@ -147,7 +151,7 @@ int do_kallsyms(int argc, char **argv)
 	const char *out = NULL;
 	struct ks_area areas[KSNAP_MAX_CORE];
 	struct core_out co = { 0 };
-	struct ksf_index ix = { 0 };
+	struct ko_index ix = { 0 };
 	struct ksymfile v = { 0 };
 	struct kdbg_mod *dm = NULL;
 	struct sysmap map = { 0 };
@@ -155,29 +159,30 @@ int do_kallsyms(int argc, char **argv)
 	size_t *counts = NULL, i, j;
 	int c, no_modules = 0, ret = 0, have_gen = 0, have_map = 0;
 	uint64_t gen = 0;
-	struct kdbg_out o;
+	struct ofile o;
 	struct ksnap s;
 	struct stat sb;
-	char *end;
 
-	while ((c = getopt_long(argc, argv, "+s:m:v:d:g:o:jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:s:m:v:d:g:o:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 's': snap_path = optarg; break;
 		case 'm': map_path = optarg; break;
 		case 'v': vmlinux = optarg; break;
 		case 'd': moddir = optarg; break;
-		case 'g':
-			errno = 0;
-			gen = strtoull(optarg, &end, 10);
-			if (!*optarg || *end || *optarg == '-' || errno)
+		case 'g': {
+			struct kval v;
+
+			if (ksnap_parse_dec(optarg, &v) || !v.ok)
 				return usage_err("kallsyms", "--generation %s: a decimal generation",
 						 optarg);
+			gen = v.v;
 			have_gen = 1;
 			break;
+		}
 		case 'o': out = optarg; break;
 		case 'j': json_output = true; break;
 		case 'h': fputs(kallsyms_help, stdout); return 0;
-		default: return usage_err("kallsyms", "bad option");
+		default: return opt_err("kallsyms", c, argv);
 		}
 	}
 	if (optind != argc)
@@ -243,12 +248,14 @@ int do_kallsyms(int argc, char **argv)
 			ret = EXIT_FAIL;
 			goto out;
 		}
+		/* One right _text is not enough: the snapshot's anchors must agree. */
+		if (kres_check_map(&s, &map, 0, map_path, err, sizeof(err))) {
+			p_err("%s", err);
+			ret = EXIT_FAIL;
+			goto out;
+		}
 	}
-	if (moddir && ksf_index_dir(&ix, moddir, err, sizeof(err))) {
-		p_err("%s", err);
-		ret = EXIT_FAIL;
-		goto out;
-	}
+	ko_index_init(&ix, moddir, true);
 
 	dm = calloc(s.nr_mods + 1, sizeof(*dm));
 	tags = calloc(s.nr_mods + 1, sizeof(*tags));
@@ -288,13 +295,10 @@ int do_kallsyms(int argc, char **argv)
 				    "--generation N (when perf record started) to tag the one live "
 				    "then [%s]", m->name, same, m->name, m->name);
 		}
-		switch (kdbg_place(&dm[i], m, &s, moddir ? &ix : NULL, 1)) {
+		switch (kdbg_place(&dm[i], m, &s, &ix, 1)) {
 		case KDBG_OK:
 			break;
 		case KDBG_MISSING:
-			p_warn("%s: no %s.ko%s%s: its symbols are left out", m->name, m->name,
-			    moddir ? " under " : " (no --modules-dir)", moddir ? moddir : "");
-			break;
 		case KDBG_COMPRESSED:
 			p_warn("%s: %s: its symbols are left out", m->name, dm[i].why);
 			break;
@@ -305,7 +309,7 @@ int do_kallsyms(int argc, char **argv)
 		}
 	}
 
-	if (kdbg_out_open(&o, out, err, sizeof(err))) {
+	if (ofile_open(&o, out, err, sizeof(err))) {
 		p_err("%s", err);
 		ret = EXIT_FAIL;
 		goto out;
@@ -321,7 +325,7 @@ int do_kallsyms(int argc, char **argv)
 	for (i = 0; i < s.nr_mods; i++)
 		if (dm[i].status == KDBG_OK)
 			counts[i] = module_syms(o.f, co.width, &dm[i], tags[i]);
-	if (kdbg_out_commit(&o, 0, err, sizeof(err))) {
+	if (ofile_commit(&o, false, err, sizeof(err))) {
 		p_err("%s", err);
 		ret = EXIT_FAIL;
 		goto out;
@@ -358,7 +362,7 @@ out:
 	free(tags);
 	free(counts);
 	free(dm);
-	ksf_index_free(&ix);
+	ko_index_free(&ix);
 	ksf_free(&v);
 	if (have_map)
 		sysmap_free(&map);

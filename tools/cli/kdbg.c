@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "main.h"
 #include "kdbg.h"
+#include "kcache.h"
 
 int kdbg_check_vmlinux(const struct ksymfile *v, const struct ksnap *s, char *err, size_t errlen)
 {
@@ -79,41 +80,32 @@ static int same_modname(const char *a, const char *b)
 }
 
 /*
- * The record's .ko: the one with its GNU build id when the record has one
- * (wherever it is in the tree: a stale copy of another build is passed
- * over), else the first of its name; then the checks below.
+ * The record's .ko: ko_find()'s (the file with its build id, or for a
+ * record without one the only file of its name whose sections fit); a
+ * record without a build id and a single file of its name that does not
+ * fit gets that file checked below, for the reason.
  */
 enum kdbg_status kdbg_place(struct kdbg_mod *d, const struct ks_mod *m, const struct ksnap *s,
-			    const struct ksf_index *ix, int want_syms)
+			    struct ko_index *x, int want_syms)
 {
-	const struct ksf_kofile *k;
-	char why[400];
-	size_t n, pos = 0, cands = 0;
+	struct ko_file *k;
+	enum ko_why w;
+	char why[600];
+	size_t n;
 
 	memset(d, 0, sizeof(*d));
 	d->m = m;
-	d->status = KDBG_MISSING;
-	if (!ix)
-		return d->status;
-	while ((k = ksf_index_next(ix, m->name, &pos))) {
-		cands++;
-		if (!m->build_id)
-			break;
-		if (!ksf_load(&d->ko, k->path, want_syms, why, sizeof(why)) &&
-		    !strcmp(d->ko.build_id, m->build_id))
-			break;
-		ksf_free(&d->ko);
-	}
-	if (!cands)
-		return d->status;
-	d->status = KDBG_MISMATCH;
+	k = ko_find(x, m, &w, d->why, sizeof(d->why));
+	if (!k && w == KO_UNSURE)
+		k = ko_only(x, m);
 	if (!k) {
-		snprintf(d->why, sizeof(d->why), "none of the %zu %s.ko files has the record's "
-			 "build id %s (another build)", cands, m->name, m->build_id);
+		d->status = w == KO_NONE ? KDBG_MISSING : KDBG_MISMATCH;
 		return d->status;
 	}
+	d->why[0] = '\0';
+	d->status = KDBG_MISMATCH;
 	d->path = k->path;
-	if (!m->build_id && ksf_load(&d->ko, k->path, want_syms, why, sizeof(why))) {
+	if (ksf_from_elf(&d->ko, k->path, &k->elf, k->compressed, want_syms, why, sizeof(why))) {
 		snprintf(d->why, sizeof(d->why), "%s", why);
 		return d->status;
 	}
@@ -149,54 +141,37 @@ enum kdbg_status kdbg_place(struct kdbg_mod *d, const struct ks_mod *m, const st
 	return d->status = KDBG_OK;
 }
 
+int kdbg_gdb_file(struct kdbg_mod *d)
+{
+	char err[700];
+
+	free(d->gdb_path);
+	d->gdb_path = NULL;
+	if (!d->ko.compressed) {
+		d->gdb_path = strdup(d->path);
+	} else {
+		d->gdb_path = kcache_module(d->ko.build_id, d->m->name, d->ko.elf->data,
+					    d->ko.elf->len, err, sizeof(err));
+		if (!d->gdb_path) {
+			snprintf(d->why, sizeof(d->why), "%s is compressed, which gdb cannot read, "
+				 "and it could not be unpacked: %s", d->path, err);
+			d->status = KDBG_COMPRESSED;
+			return -1;
+		}
+	}
+	if (!d->gdb_path) {
+		snprintf(d->why, sizeof(d->why), "out of memory");
+		d->status = KDBG_COMPRESSED;
+		return -1;
+	}
+	return 0;
+}
+
 void kdbg_mod_free(struct kdbg_mod *d)
 {
 	ksf_free(&d->ko);
-}
-
-int kdbg_out_open(struct kdbg_out *o, const char *path, char *err, size_t errlen)
-{
-	int fd;
-
-	memset(o, 0, sizeof(*o));
-	if (!path || !strcmp(path, "-")) {
-		o->f = stdout;
-		return 0;
-	}
-	o->path = path;
-	snprintf(o->tmp, sizeof(o->tmp), "%s.tmp.%ld", path, (long)getpid());
-	fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return ksnap_seterr(err, errlen, "%s: %s", o->tmp, strerror(errno));
-	o->f = fdopen(fd, "w");
-	if (!o->f) {
-		close(fd);
-		unlink(o->tmp);
-		return ksnap_seterr(err, errlen, "%s: %s", o->tmp, strerror(errno));
-	}
-	return 0;
-}
-
-int kdbg_out_commit(struct kdbg_out *o, int failed, char *err, size_t errlen)
-{
-	int bad;
-
-	if (!o->path) {
-		if (fflush(stdout))
-			return ksnap_seterr(err, errlen, "stdout: %s", strerror(errno));
-		return 0;
-	}
-	bad = ferror(o->f);
-	bad |= fclose(o->f) != 0;
-	if (failed || bad || rename(o->tmp, o->path)) {
-		int e = errno;
-
-		unlink(o->tmp);
-		if (failed)
-			return -1;
-		return ksnap_seterr(err, errlen, "%s: %s", o->path, strerror(e));
-	}
-	return 0;
+	free(d->gdb_path);
+	d->gdb_path = NULL;
 }
 
 void kdbg_json_gen(const char *name, const struct kval *v)

@@ -2,7 +2,7 @@
 /*
  * kdbg.h - what `kreloc gdb` and `kreloc kallsyms` share: the vmlinux of a
  * snapshot's build, each module record's .ko placed at the recorded section
- * addresses, and output files that hold addresses (0600).
+ * addresses.
  */
 #ifndef KRELOC_KDBG_H
 #define KRELOC_KDBG_H
@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include "ksnap.h"
 #include "ksymfile.h"
+#include "ko.h"
 
 /*
  * Check that vmlinux is the build the snapshot was taken of, with symbols:
@@ -30,38 +31,33 @@ enum kdbg_status { KDBG_OK, KDBG_MISSING, KDBG_COMPRESSED, KDBG_MISMATCH };
 struct kdbg_mod {
 	const struct ks_mod *m;
 	enum kdbg_status status;
-	char why[512];			/* for KDBG_MISMATCH / KDBG_COMPRESSED */
+	char why[1024];			/* for KDBG_MISMATCH / KDBG_COMPRESSED / KDBG_MISSING */
 	const char *path;		/* the .ko found, or NULL */
-	struct ksymfile ko;		/* loaded when KDBG_OK */
+	char *gdb_path;			/* kdbg_gdb_file(): what gdb reads */
+	struct ksymfile ko;		/* loaded when KDBG_OK (borrows x's parsed file) */
 };
 
 /*
- * Find m's .ko in ix and check it against the record (release in its
- * vermagic, its .modinfo name, the section layout).  want_syms also reads
- * its symbols.  Sets d->status; returns it.
+ * Find m's .ko in x (ko_find(): by build id) and check it against the
+ * record (release in its vermagic, its .modinfo name, the section layout).
+ * want_syms also reads its symbols.  Sets d->status; returns it.  x must
+ * outlive d.
  */
 enum kdbg_status kdbg_place(struct kdbg_mod *d, const struct ks_mod *m, const struct ksnap *s,
-			    const struct ksf_index *ix, int want_syms);
+			    struct ko_index *x, int want_syms);
+/*
+ * For gdb, which reads no compressed file: d->path itself, or for a
+ * .ko.xz/.zst/.gz its unpacked copy in kreloc's cache (kcache.h).  Sets
+ * d->gdb_path and returns 0, or sets d->status KDBG_COMPRESSED with the
+ * reason and returns -1.
+ */
+int kdbg_gdb_file(struct kdbg_mod *d);
 void kdbg_mod_free(struct kdbg_mod *d);
 
 
 /* Is the record live at generation g (loaded at or before, not unloaded by then)? */
 int kdbg_live_at(const struct ks_mod *m, uint64_t g);
 int kdbg_is_loaded(const struct ks_mod *m);
-
-/*
- * Output that holds addresses: created 0600 under a temporary name beside
- * path, renamed into place by kdbg_out_commit().  path NULL or "-" is stdout.
- */
-struct kdbg_out {
-	FILE *f;
-	const char *path;
-	char tmp[4096];
-};
-
-int kdbg_out_open(struct kdbg_out *o, const char *path, char *err, size_t errlen);
-/* Flush, close and rename (or drop the temporary file if failed). */
-int kdbg_out_commit(struct kdbg_out *o, int failed, char *err, size_t errlen);
 
 /* "name": the generation, or null, into the invocation's JSON document. */
 void kdbg_json_gen(const char *name, const struct kval *v);

@@ -34,13 +34,13 @@ static int ko_parse(struct ko_index *x, struct ko_file *k)
 	char err[512];
 	unsigned char *data;
 	const unsigned char *id;
+	enum kdc_format fmt;
 	size_t len;
-	int n, i;
 
 	if (k->state)
 		return k->state;
 	k->state = -1;
-	if (kdc_read_file(k->path, &data, &len, err, sizeof(err))) {
+	if (kdc_read_file(k->path, &data, &len, &fmt, err, sizeof(err))) {
 		if (x->warn)
 			p_warn("%s", err);
 		return -1;
@@ -51,9 +51,8 @@ static int ko_parse(struct ko_index *x, struct ko_file *k)
 		kelf_free(&k->elf);
 		return -1;
 	}
-	n = kelf_build_id(&k->elf, &id);
-	for (i = 0; i < n && i < KSNAP_BUILD_ID_MAX; i++)
-		sprintf(k->build_id + 2 * i, "%02x", id[i]);
+	k->compressed = fmt != KDC_PLAIN;
+	ksf_build_id_hex(id, kelf_build_id(&k->elf, &id), k->build_id);
 	k->state = 1;
 	return 1;
 }
@@ -123,14 +122,19 @@ static void ko_index(struct ko_index *x)
 		x->files[i].path = x->ix.ko[i].path;
 }
 
-const struct ko_file *ko_find(struct ko_index *x, const struct ks_mod *m)
+struct ko_file *ko_find(struct ko_index *x, const struct ks_mod *m, enum ko_why *w, char *why,
+			size_t whylen)
 {
 	const struct ksf_kofile *f;
 	struct ko_file *only = NULL;
 	size_t pos = 0, cands = 0, fits = 0;
 
-	if (!x->dir)
+	why[0] = '\0';
+	*w = KO_NONE;
+	if (!x->dir) {
+		ksnap_seterr(why, whylen, "no modules directory (--modules-dir)");
 		return NULL;
+	}
 	if (!x->indexed)
 		ko_index(x);
 	while (x->files && (f = ksf_index_next(&x->ix, m->name, &pos))) {
@@ -140,31 +144,50 @@ const struct ko_file *ko_find(struct ko_index *x, const struct ks_mod *m)
 			continue;
 		cands++;
 		if (m->build_id) {
-			if (!strcmp(k->build_id, m->build_id))
+			if (!strcmp(k->build_id, m->build_id)) {
+				*w = KO_FOUND;
 				return k;
+			}
 		} else if (same_sections(&k->elf, m)) {
 			fits++;
 			only = k;
 		}
 	}
-	if (!x->warn)
-		return m->build_id || fits != 1 ? NULL : only;
 	if (!cands) {
-		p_warn("%s: no %s.ko under %s: its symbols are not named", m->name, m->name, x->dir);
+		ksnap_seterr(why, whylen, "no %s.ko under %s", m->name, x->dir);
 		return NULL;
 	}
 	if (m->build_id) {
-		p_warn("%s: none of the %zu %s.ko files under %s has build id %s (another build): "
-		       "its symbols are not named", m->name, cands, m->name, x->dir, m->build_id);
+		*w = KO_OTHER_BUILD;
+		ksnap_seterr(why, whylen, "none of the %zu %s.ko files under %s has the record's "
+			     "build id %s (another build)", cands, m->name, x->dir, m->build_id);
 		return NULL;
 	}
 	if (fits == 1) {
-		p_warn("%s: the snapshot has no build id for this record; using %s, the only "
-		       "%s.ko whose sections match", m->name, only->path, m->name);
+		*w = KO_FOUND;
+		ksnap_seterr(why, whylen, "the snapshot has no build id for this record; using %s, "
+			     "the only %s.ko whose sections match", only->path, m->name);
 		return only;
 	}
-	p_warn("%s: the snapshot has no build id for this record and %zu of the %zu %s.ko "
-	       "files under %s match its sections: its symbols are not named", m->name, fits,
-	       cands, m->name, x->dir);
+	*w = KO_UNSURE;
+	ksnap_seterr(why, whylen, "the snapshot has no build id for this record and %zu of the "
+		     "%zu %s.ko files under %s match its sections", fits, cands, m->name, x->dir);
 	return NULL;
+}
+
+struct ko_file *ko_only(struct ko_index *x, const struct ks_mod *m)
+{
+	const struct ksf_kofile *f, *g;
+	size_t pos = 0;
+
+	if (!x->dir)
+		return NULL;
+	if (!x->indexed)
+		ko_index(x);
+	if (!x->files || !(f = ksf_index_next(&x->ix, m->name, &pos)))
+		return NULL;
+	g = ksf_index_next(&x->ix, m->name, &pos);
+	if (g || ko_parse(x, &x->files[f - x->ix.ko]) < 0)
+		return NULL;
+	return &x->files[f - x->ix.ko];
 }

@@ -18,24 +18,40 @@
 struct ko_file {
 	const char *path;		/* in the index */
 	int state;			/* 0 not read, 1 parsed, -1 unreadable */
+	int compressed;			/* xz/zstd/gzip: elf holds it unpacked */
 	struct kelf elf;
-	char build_id[2 * KSNAP_BUILD_ID_MAX + 1];	/* hex, "" if none */
+	char build_id[KSF_BUILD_ID_HEX];	/* hex, "" if none */
 };
 
 struct ko_index {
-	const char *dir;
+	const char *dir;		/* NULL: no modules directory */
 	struct ksf_index ix;		/* the .ko files under dir */
 	struct ko_file *files;		/* one for each of ix.ko[] */
 	size_t nr;
 	bool indexed, warn;
 };
 
+/* warn: print a warning for each candidate that cannot be read. */
 void ko_index_init(struct ko_index *x, const char *dir, bool warn);
 void ko_index_free(struct ko_index *x);
+
+enum ko_why {
+	KO_FOUND,
+	KO_NONE,		/* no modules directory, or no file of that name in it */
+	KO_OTHER_BUILD,		/* files of that name, none with the record's build id */
+	KO_UNSURE,		/* no build id in the record, and not one file fits */
+};
+
 /*
- * The parsed .ko of record m, or NULL (with a warning saying why when
- * x->warn: none of that name, none of that build id, or no way to tell).
+ * The one search for the .ko file of record m, parsed: the file with the
+ * record's build id, wherever it is in the tree; for a record without one,
+ * the only file of its name whose allocated sections are the record's.
+ * Returns it (*w KO_FOUND; why then says how it was chosen when that is
+ * worth a note, else ""), or NULL with *w and a one-line reason in why.
  */
-const struct ko_file *ko_find(struct ko_index *x, const struct ks_mod *m);
+struct ko_file *ko_find(struct ko_index *x, const struct ks_mod *m, enum ko_why *w, char *why,
+			size_t whylen);
+/* The one file named for m (parsed), if there is exactly one; else NULL. */
+struct ko_file *ko_only(struct ko_index *x, const struct ks_mod *m);
 
 #endif

@@ -124,56 +124,131 @@ static const char *map_release(const char *path)
 	return !strncmp(base, "System.map-", 11) && base[11] ? base + 11 : NULL;
 }
 
+/* The area (of ksnap_core_areas()) named section, or -1. */
+static int area_named(const struct ks_area *a, size_t n, const char *section)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(a[i].name, section))
+			return (int)i;
+	return -1;
+}
+
+/* Does the map have name at link-time address want (m->addr - delta)? */
+static int map_has(const struct sysmap *map, const char *name, uint64_t delta, uint64_t want,
+		   size_t count)
+{
+	const struct sysmap_sym *m = sysmap_lookup(map, name);
+	size_t i;
+
+	if (count == 1)
+		return m->addr - delta == want;
+	for (i = 0; i < map->nr; i++)
+		if (!map->syms[i].module && map->syms[i].addr - delta == want &&
+		    !strcmp(map->syms[i].name, name))
+			return 1;
+	return 0;
+}
+
+/* Append name to a short list ("a, b, c", then "..."). */
+static void list_add(char *list, size_t len, size_t *n, const char *name)
+{
+	size_t used = strlen(list);
+
+	if (*n < 3)
+		snprintf(list + used, len - used, "%s%.*s", *n ? ", " : "", KSNAP_NAME_MAX, name);
+	else if (*n == 3)
+		snprintf(list + used, len - used, ", ...");
+	(*n)++;
+}
+
 /*
- * Is the map of the snapshot's kernel?  Every anchor of the snapshot (the
- * link-time addresses the kernel itself confirmed) that the map names once
- * must be at the same link-time address; so must the starts of the text,
- * rodata and init.text sections (for snapshots without anchors).
+ * kres_check_map(): is the map of the snapshot's kernel?  The anchors the snapshot names
+ * (link-time addresses the running kernel itself confirmed; for a
+ * snapshot without anchors, the starts of text, rodata and init.text) must
+ * agree in it: every one the map has must be at the snapshot's address,
+ * and every one in a core section the map has symbols in must be there.
+ * A section the map has nothing of (kallsyms without KALLSYMS_ALL lists no
+ * data) is not asked for, but one agreeing anchor is not enough where
+ * others are missing: a two-line map with the right _text and a wrong
+ * do_sys_openat2 names nothing right.
  */
-static int check_identity(struct kres *r, uint64_t delta, const char *name, char *err,
-			  size_t errlen)
+int kres_check_map(const struct ksnap *s, struct sysmap *map, uint64_t delta, const char *name,
+		   char *err, size_t errlen)
 {
 	static const struct { const char *section, *marker; } starts[] = {
 		{ "text", "_text" }, { "rodata", "__start_rodata" }, { "init.text", "_sinittext" },
 	};
-	const struct ksnap *s = r->snap;
-	size_t i, checked = 0, bad = 0;
-	char first[256] = "";
+	struct ks_area a[KSNAP_MAX_CORE];
+	size_t covered[KSNAP_MAX_CORE] = { 0 };
+	size_t na, i, j, total, agree = 0, differ = 0, missing = 0, nmiss = 0;
+	char first[2 * KSNAP_NAME_MAX + 128] = "", miss[4 * KSNAP_NAME_MAX] = "";
 
-	if (sysmap_index(&r->map))
+	if (sysmap_index(map))
 		return ksnap_seterr(err, errlen, "%s: out of memory", name);
-	for (i = 0; i < s->nr_anchors + sizeof(starts) / sizeof(starts[0]); i++) {
-		const struct sysmap_sym *m;
-		const char *sym;
-		uint64_t want;
+	na = ksnap_core_areas(s, a);
+	for (i = 0; i < map->nr; i++) {
+		const struct sysmap_sym *m = &map->syms[i];
 
-		if (i < s->nr_anchors) {
+		if (!keep_core(m))
+			continue;
+		for (j = 0; j < na; j++)
+			if (m->addr - delta - a[j].lo < a[j].hi - a[j].lo)
+				covered[j]++;
+	}
+	total = s->nr_anchors ? s->nr_anchors : sizeof(starts) / sizeof(starts[0]);
+	for (i = 0; i < total; i++) {
+		const char *sym, *section;
+		uint64_t want;
+		size_t count;
+		int k;
+
+		if (s->nr_anchors) {
 			sym = s->anchors[i].name;
 			want = s->anchors[i].linked.v;
+			section = s->anchors[i].section;
 		} else {
-			const struct ks_core *c = ksnap_core(s, starts[i - s->nr_anchors].section);
+			const struct ks_core *c = ksnap_core(s, starts[i].section);
 
 			if (!c || !c->linked.ok)
 				continue;
-			sym = starts[i - s->nr_anchors].marker;
+			sym = starts[i].marker;
 			want = c->linked.v;
+			section = starts[i].section;
 		}
-		if (sysmap_count(&r->map, sym) != 1 || !(m = sysmap_lookup(&r->map, sym)))
+		count = sysmap_count(map, sym);
+		k = area_named(a, na, section);
+		if (!count) {
+			/* Missing where the map has symbols: it is not that kernel's. */
+			if (k >= 0 && covered[k]) {
+				missing++;
+				list_add(miss, sizeof(miss), &nmiss, sym);
+			}
 			continue;
-		checked++;
-		if (m->addr - delta == want)
+		}
+		if (map_has(map, sym, delta, want, count)) {
+			agree++;
 			continue;
-		if (!bad++)
-			snprintf(first, sizeof(first), "%s is 0x%" PRIx64 " there, 0x%" PRIx64
-				 " in the snapshot's kernel", sym, m->addr - delta, want);
+		}
+		if (!differ++)
+			snprintf(first, sizeof(first), "%.*s is 0x%" PRIx64 " there, 0x%" PRIx64
+				 " in the snapshot's kernel", KSNAP_NAME_MAX, sym,
+				 sysmap_lookup(map, sym)->addr - delta, want);
 	}
-	if (bad)
+	if (differ)
 		return ksnap_seterr(err, errlen, "%s: not the link-time map of the snapshot's kernel "
-				    "(%s, build id %s): %zu of %zu anchors differ, e.g. %s", name,
-				    s->osrelease, s->build_id, bad, checked, first);
-	if (!checked && r->warn)
-		p_warn("%s: none of the snapshot's anchors is in it: cannot tell that it belongs "
-		       "to the snapshot's kernel (%s)", name, s->osrelease);
+				    "(%s, build id %s): %zu of the %zu anchors it has differ, e.g. %s",
+				    name, s->osrelease, s->build_id, differ, differ + agree, first);
+	if (missing)
+		return ksnap_seterr(err, errlen, "%s: not shown to be the link-time map of the "
+				    "snapshot's kernel (%s): %zu of the snapshot's %zu anchors in the "
+				    "sections it covers are not in it (%s); %zu agree", name,
+				    s->osrelease, missing, missing + agree, miss, agree);
+	if (!agree)
+		return ksnap_seterr(err, errlen, "%s: none of the snapshot's %zu anchors is in it: "
+				    "cannot tell that it is the link-time map of the snapshot's kernel "
+				    "(%s)", name, total, s->osrelease);
 	return 0;
 }
 
@@ -226,7 +301,7 @@ static int build_core(struct kres *r, enum kres_map_kind kind, const char *name,
 			      "is 0x%" PRIx64 ": map of another build", name, ref, text->addr,
 			      s->ref_linked.v);
 	}
-	if (check_identity(r, delta, name, err, errlen))
+	if (kres_check_map(s, &r->map, delta, name, err, errlen))
 		return -1;
 	abi_v1 = (s->abi && !strcmp(s->abi, "v1")) || dot_text > 0;
 
@@ -458,10 +533,9 @@ static int load_vmlinux(struct sysmap *map, const struct ksnap *s, const char *p
 {
 	struct vmlinux_ctx c = { map, NULL, 0, 0 };
 	const unsigned char *id;
-	char hex[2 * KSNAP_BUILD_ID_MAX + 1] = "";
+	char hex[KSF_BUILD_ID_HEX];
 	struct kelf e;
 	long n;
-	int i, len;
 
 	memset(map, 0, sizeof(*map));
 	if (kelf_load(&e, path)) {
@@ -470,9 +544,7 @@ static int load_vmlinux(struct sysmap *map, const struct ksnap *s, const char *p
 		return -1;
 	}
 	c.elf = &e;
-	len = kelf_build_id(&e, &id);
-	for (i = 0; i < len && i < KSNAP_BUILD_ID_MAX; i++)
-		sprintf(hex + 2 * i, "%02x", id[i]);
+	ksf_build_id_hex(id, kelf_build_id(&e, &id), hex);
 	if (s->build_id && strcmp(s->build_id, "-") && strcmp(hex, s->build_id)) {
 		ksnap_seterr(err, errlen, "%s: build id %s, but the snapshot's kernel has %s: "
 			     "another build", path, *hex ? hex : "(none)", s->build_id);
@@ -632,16 +704,21 @@ static void load_modsyms(struct kres *r, size_t mi)
 	const struct ks_mod *m = &r->snap->mods[mi];
 	struct kres_modsyms *ms = &r->msyms[mi];
 	struct kosym_ctx c = { 0 };
-	const struct ko_file *ko;
+	struct ko_file *ko;
+	enum ko_why w;
+	char why[1024];
 	size_t i, off = 0;
 
 	ms->loaded = 1;
-	ko = ko_find(&r->ko, m);
+	ko = ko_find(&r->ko, m, &w, why, sizeof(why));
+	if (r->warn && why[0])
+		p_warn("%s: %s%s", m->name, why, ko ? "" : ": its addresses are named by section "
+		       "(.text+0x...), not by symbol");
 	if (!ko)
 		return;
 	c.elf = &ko->elf;
 	c.m = m;
-	if (kelf_symbols((struct kelf *)&ko->elf, kosym_cb, &c) < 0) {
+	if (kelf_symbols(&ko->elf, kosym_cb, &c) < 0) {
 		if (r->warn)
 			p_warn("%s: %s", ko->path, ko->elf.err);
 		goto out;
@@ -761,6 +838,24 @@ static int lookup_module(struct kres *r, uint64_t x, struct kres_hit *h)
 	return KRES_MODULE;
 }
 
+/* The symbol at or before link-time address linked, in area a. */
+static int core_hit(const struct kres *r, uint64_t linked, const char *area, struct kres_hit *h)
+{
+	long k;
+
+	if (!r->nr)
+		return KRES_UNKNOWN;
+	k = kres_find(r, linked);
+	if (k < 0)
+		return KRES_UNKNOWN;
+	h->sym = r->pool + r->name_off[k];
+	h->sym_len = r->name_len[k];
+	h->off = linked - r->addr[k];
+	h->mod = NULL;
+	h->section = area;
+	return KRES_CORE;
+}
+
 int kres_lookup(struct kres *r, uint64_t x, struct kres_hit *h)
 {
 	size_t i;
@@ -768,24 +863,69 @@ int kres_lookup(struct kres *r, uint64_t x, struct kres_hit *h)
 	for (i = 0; i < r->nr_area; i++) {
 		const struct kres_area *a = &r->area[i];
 
-		if (x - a->lo < a->len) {
-			uint64_t linked = x - a->off;
-			long k;
-
-			if (!r->nr)
-				return KRES_UNKNOWN;
-			k = kres_find(r, linked);
-			if (k < 0)
-				return KRES_UNKNOWN;
-			h->sym = r->pool + r->name_off[k];
-			h->sym_len = r->name_len[k];
-			h->off = linked - r->addr[k];
-			h->mod = NULL;
-			h->section = a->name;
-			return KRES_CORE;
-		}
+		if (x - a->lo < a->len)
+			return core_hit(r, x - a->off, a->name, h);
 	}
 	if (r->nr_mr)
 		return lookup_module(r, x, h);
 	return KRES_UNKNOWN;
+}
+
+int kres_lookup_linked(struct kres *r, uint64_t linked, struct kres_hit *h)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_area; i++) {
+		const struct kres_area *a = &r->area[i];
+
+		if (linked - (a->lo - a->off) < a->len)
+			return core_hit(r, linked, a->name, h);
+	}
+	return KRES_UNKNOWN;
+}
+
+const char *kres_why(const struct kres *r, uint64_t x, bool linked, char *buf, size_t len)
+{
+	const struct ksnap *s = r->snap;
+	size_t i;
+
+	for (i = 0; i < r->nr_area; i++) {
+		const struct kres_area *a = &r->area[i];
+		uint64_t lo = linked ? a->lo - a->off : a->lo;
+
+		if (x - lo < a->len) {
+			snprintf(buf, len, r->nr ? "before the map's first symbol" :
+				 "no map of the core kernel's symbols");
+			return buf;
+		}
+	}
+	/* A core section the running kernel published no offset for. */
+	for (i = 0; i < s->nr_core; i++) {
+		const struct ks_core *c = &s->core[i];
+		const struct kval *lo = linked ? &c->linked : &c->runtime;
+
+		if (!ksnap_core_usable(c) && lo->ok && c->size.ok && x - lo->v < c->size.v) {
+			snprintf(buf, len, "in core section %s, whose offset kreloc did not publish "
+				 "(STATUS %s)", c->name, c->status);
+			return buf;
+		}
+	}
+	if (linked) {
+		snprintf(buf, len, "not a link-time address of any core section of the snapshot");
+		return buf;
+	}
+	/* A link-time address given where a runtime one belongs. */
+	for (i = 0; i < r->nr_area; i++) {
+		const struct kres_area *a = &r->area[i];
+
+		if (a->off && x - (a->lo - a->off) < a->len) {
+			snprintf(buf, len, "not a runtime address of the snapshot's boot, but the "
+				 "link-time address of %s (0x%" PRIx64 "-0x%" PRIx64 "): give it as "
+				 "vmlinux:0x%" PRIx64, a->name, a->lo - a->off, a->lo - a->off + a->len,
+				 x);
+			return buf;
+		}
+	}
+	snprintf(buf, len, "in no core section or module record of the snapshot");
+	return buf;
 }

@@ -7,6 +7,7 @@
 #ifndef KRELOC_KRESOLVE_H
 #define KRELOC_KRESOLVE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "ksnap.h"
@@ -94,6 +95,25 @@ int kres_init_map(struct kres *r, const struct ksnap *s, struct sysmap *map,
 		  enum kres_map_kind kind, const char *map_name, char *err, size_t errlen);
 void kres_free(struct kres *r);
 int kres_lookup(struct kres *r, uint64_t addr, struct kres_hit *h);
+/* The same for a link-time address of the core kernel (vmlinux:0x...). */
+int kres_lookup_linked(struct kres *r, uint64_t linked, struct kres_hit *h);
+/*
+ * Why addr (a runtime address, or with linked a link-time one) did not
+ * resolve, in a few words: in no section or record, in a section without
+ * a published offset, a link-time address given as a runtime one (with
+ * the vmlinux: form to use)...  Returns buf.
+ */
+const char *kres_why(const struct kres *r, uint64_t addr, bool linked, char *buf, size_t len);
+
+/*
+ * Is map (its addresses minus delta: a kallsyms of another boot) the
+ * link-time map of the snapshot's kernel?  The anchors the snapshot names
+ * must agree in it: none elsewhere, none missing from a core section the
+ * map has symbols in, at least one there.  Returns 0, or -1 with err
+ * saying which anchors and how many.
+ */
+int kres_check_map(const struct ksnap *s, struct sysmap *map, uint64_t delta, const char *name,
+		   char *err, size_t errlen);
 
 /* Rank of a symbol among others at the same address (lower wins). */
 int kres_rank(char type, const char *name, int abi_v1);

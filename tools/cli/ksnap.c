@@ -68,7 +68,10 @@ int ksnap_parse_hex(const char *tok, struct kval *v)
 	for (end = (char *)p; *end; end++)
 		if (!isxdigit((unsigned char)*end))
 			return -1;
+	errno = 0;
 	v->v = strtoull(p, &end, 16);
+	if (errno || *end)
+		return -1;
 	v->ok = 1;
 	return 0;
 }
@@ -89,7 +92,7 @@ int ksnap_parse_dec(const char *tok, struct kval *v)
 			return -1;
 	errno = 0;
 	v->v = strtoull(tok, &end, 10);
-	if (errno)
+	if (errno || *end)
 		return -1;
 	v->ok = 1;
 	return 0;
@@ -315,7 +318,7 @@ const char *ksnap_add_anchor(struct ksnap *s, const char *name, const char *link
 	struct kval v;
 
 	if (!good_name(name) || !good_name(section))
-		return "anchor: bad name or section";
+		return "anchor: bad name or section (printable, shorter than KSYM_NAME_LEN)";
 	if (ksnap_parse_hex(linked, &v) || !v.ok)
 		return "anchor: LINKED is not 0xHEX";
 	if (s->nr_anchors == KSNAP_MAX_ANCHORS)
@@ -344,8 +347,9 @@ const char *ksnap_add_module(struct ksnap *s, char **tok, int n)
 
 	if (n < 6)
 		return "module: expected NAME STATE TEXT_BASE TEXT_SIZE LOAD_GEN UNLOAD_GEN";
-	if (!good_name(tok[0]) || strchr(tok[0], '/') || strchr(tok[0], '@'))
-		return "module: bad name";
+	if (!good_name(tok[0]) || strlen(tok[0]) >= KSNAP_MODNAME_MAX || strchr(tok[0], '/') ||
+	    strchr(tok[0], '@'))
+		return "module: bad name (printable, no '/' or '@', shorter than MODULE_NAME_LEN)";
 	if (!good_state(tok[1]))
 		return "module: bad STATE";
 	if (n > 6 && strcmp(tok[6], "-") && !good_build_id(tok[6]))

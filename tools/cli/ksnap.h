@@ -15,10 +15,17 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "../../lib/kreloc_spec.h"
 
 #define KSNAP_VERSION	2	/* written; every older version is read */
 #define KSNAP_MAX_CORE	32
-#define KSNAP_NAME_MAX	128	/* longest name/token accepted */
+/*
+ * Names as the kernel prints them, with their NUL: a symbol or any other
+ * token up to KSYM_NAME_LEN (512 since v6.1, for Rust's long mangled
+ * names), a module name up to MODULE_NAME_LEN.
+ */
+#define KSNAP_NAME_MAX	KRELOC_SPEC_NAME_MAX
+#define KSNAP_MODNAME_MAX KRELOC_SPEC_MOD_MAX
 #define KSNAP_STATE_MAX	16
 #define KSNAP_BUILD_ID_MAX 64	/* bytes */
 

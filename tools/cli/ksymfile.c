@@ -86,17 +86,75 @@ static int add_sym(void *ctx, const struct kelf_sym *y)
 	return 0;
 }
 
+char *ksf_build_id_hex(const unsigned char *id, int n, char out[KSF_BUILD_ID_HEX])
+{
+	static const char digits[] = "0123456789abcdef";
+	int i;
+
+	out[0] = '\0';
+	if (n <= 0 || n > KSNAP_BUILD_ID_MAX)
+		return out;
+	for (i = 0; i < n; i++) {
+		out[2 * i] = digits[id[i] >> 4];
+		out[2 * i + 1] = digits[id[i] & 15];
+	}
+	out[2 * n] = '\0';
+	return out;
+}
+
+/* Everything but reading the file: sections, .modinfo, build id, symbols. */
+static int fill(struct ksymfile *f, const char *path, int want_syms, char *err, size_t errlen)
+{
+	const unsigned char *id;
+	struct symctx c = { f, 0, 0 };
+	size_t i;
+	long r;
+
+	f->is_rel = f->elf->type == ET_REL;
+	f->nr_secs = f->elf->nr_secs;
+	f->secs = calloc(f->nr_secs + 1, sizeof(*f->secs));
+	if (!f->secs)
+		return ksnap_seterr(err, errlen, "out of memory");
+	for (i = 0; i < f->nr_secs; i++) {
+		const struct kelf_section *k = &f->elf->secs[i];
+
+		f->secs[i].name = k->name;
+		f->secs[i].type = k->type;
+		f->secs[i].flags = k->flags;
+		f->secs[i].size = k->size;
+		f->secs[i].align = k->align;
+		if (!strcmp(k->name, ".modinfo") && k->type == SHT_PROGBITS) {
+			const unsigned char *d = kelf_section_data(f->elf, k);
+
+			if (d)
+				read_modinfo(f, d, k->size);
+		}
+		if (k->type == SHT_SYMTAB)
+			f->has_symtab = 1;
+	}
+	ksf_build_id_hex(id, kelf_build_id(f->elf, &id), f->build_id);
+	if (!want_syms || !f->has_symtab)
+		return 0;
+	r = kelf_symbols(f->elf, add_sym, &c);
+	if (r < 0)
+		return ksnap_seterr(err, errlen, "%s: %s", path,
+				    r == -2 ? "out of memory" : f->elf->err);
+	qsort(f->exports, c.nexp, sizeof(*f->exports), cmp_str);
+	f->nr_exports = c.nexp;
+	return 0;
+}
+
 int ksf_load(struct ksymfile *f, const char *path, int want_syms, char *err, size_t errlen)
 {
 	unsigned char head[8], *data;
-	const unsigned char *id;
-	struct symctx c = { f, 0, 0 };
-	size_t len, i;
+	enum kdc_format fmt;
+	size_t len;
 	ssize_t hn;
 	long r;
-	int fd, n;
+	int fd;
 
 	memset(f, 0, sizeof(*f));
+	f->elf = &f->own;
 	f->path = strdup(path);
 	if (!f->path)
 		return ksnap_seterr(err, errlen, "out of memory");
@@ -107,53 +165,33 @@ int ksf_load(struct ksymfile *f, const char *path, int want_syms, char *err, siz
 	hn = read(fd, head, sizeof(head));
 	close(fd);
 	if (hn > 0 && kdc_detect(head, (size_t)hn) != KDC_PLAIN) {
-		if (kdc_read_file(path, &data, &len, err, errlen))
+		if (kdc_read_file(path, &data, &len, &fmt, err, errlen))
 			return -1;
-		r = kelf_parse(&f->elf, data, len);
+		f->compressed = fmt != KDC_PLAIN;
+		r = kelf_parse(&f->own, data, len);
 	} else {
-		r = kelf_load(&f->elf, path);
+		r = kelf_load(&f->own, path);
 	}
 	if (r)
-		return ksnap_seterr(err, errlen, "%s: %s", path, f->elf.err);
-	f->is_rel = f->elf.type == ET_REL;
-	f->nr_secs = f->elf.nr_secs;
-	f->secs = calloc(f->nr_secs + 1, sizeof(*f->secs));
-	if (!f->secs)
+		return ksnap_seterr(err, errlen, "%s: %s", path, f->own.err);
+	return fill(f, path, want_syms, err, errlen);
+}
+
+int ksf_from_elf(struct ksymfile *f, const char *path, struct kelf *elf, int compressed,
+		 int want_syms, char *err, size_t errlen)
+{
+	memset(f, 0, sizeof(*f));
+	f->elf = elf;
+	f->compressed = compressed;
+	f->path = strdup(path);
+	if (!f->path)
 		return ksnap_seterr(err, errlen, "out of memory");
-	for (i = 0; i < f->nr_secs; i++) {
-		const struct kelf_section *k = &f->elf.secs[i];
-
-		f->secs[i].name = k->name;
-		f->secs[i].type = k->type;
-		f->secs[i].flags = k->flags;
-		f->secs[i].size = k->size;
-		f->secs[i].align = k->align;
-		if (!strcmp(k->name, ".modinfo") && k->type == SHT_PROGBITS) {
-			const unsigned char *d = kelf_section_data(&f->elf, k);
-
-			if (d)
-				read_modinfo(f, d, k->size);
-		}
-		if (k->type == SHT_SYMTAB)
-			f->has_symtab = 1;
-	}
-	n = kelf_build_id(&f->elf, &id);
-	for (i = 0; n > 0 && i < (size_t)n && 2 * i + 2 < sizeof(f->build_id); i++)
-		snprintf(f->build_id + 2 * i, 3, "%02x", id[i]);
-	if (!want_syms || !f->has_symtab)
-		return 0;
-	r = kelf_symbols(&f->elf, add_sym, &c);
-	if (r < 0)
-		return ksnap_seterr(err, errlen, "%s: %s", path,
-				    r == -2 ? "out of memory" : f->elf.err);
-	qsort(f->exports, c.nexp, sizeof(*f->exports), cmp_str);
-	f->nr_exports = c.nexp;
-	return 0;
+	return fill(f, path, want_syms, err, errlen);
 }
 
 void ksf_free(struct ksymfile *f)
 {
-	kelf_free(&f->elf);
+	kelf_free(&f->own);
 	free(f->path);
 	free(f->secs);
 	free(f->syms);

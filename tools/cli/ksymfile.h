@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "kplace.h"
+#include "ksnap.h"
 #include "../kelf.h"
 
 struct ksf_sym {
@@ -29,12 +30,23 @@ struct ksymfile {
 	size_t nr_secs;
 	struct ksf_sym *syms;
 	size_t nr_syms;
-	char build_id[2 * 64 + 1];	/* hex, "" if none */
+	char build_id[2 * KSNAP_BUILD_ID_MAX + 1];	/* hex, "" if none */
 	const char *modname, *vermagic;	/* .modinfo name= and vermagic= */
 	const char **exports;		/* sorted names in __ksymtab */
 	size_t nr_exports;
-	struct kelf elf;		/* names point into it */
+	struct kelf *elf;		/* names point into it: &own, or borrowed */
+	struct kelf own;
+	int compressed;			/* the file is xz/zstd/gzip (elf holds it unpacked) */
 };
+
+/* Room for a build id in hex (KSNAP_BUILD_ID_MAX bytes) and its NUL. */
+#define KSF_BUILD_ID_HEX (2 * KSNAP_BUILD_ID_MAX + 1)
+/*
+ * The one formatter of GNU build ids: n bytes of id as lower-case hex into
+ * out; "" when there is none (n <= 0) or it is longer than any kernel's.
+ * Returns out.
+ */
+char *ksf_build_id_hex(const unsigned char *id, int n, char out[KSF_BUILD_ID_HEX]);
 
 /*
  * Read an ELF file's section headers, symbols (if want_syms and it has a
@@ -42,6 +54,12 @@ struct ksymfile {
  * with a one-line reason in err.
  */
 int ksf_load(struct ksymfile *f, const char *path, int want_syms, char *err, size_t errlen);
+/*
+ * The same from an ELF image already parsed (a .ko found by ko_find()),
+ * which f borrows: it must outlive f.
+ */
+int ksf_from_elf(struct ksymfile *f, const char *path, struct kelf *elf, int compressed,
+		 int want_syms, char *err, size_t errlen);
 void ksf_free(struct ksymfile *f);
 const struct kplace_sec *ksf_section(const struct ksymfile *f, const char *name);
 /* Is name in the module's EXPORT_SYMBOL table (a __ksymtab_NAME in __ksymtab)? */

@@ -45,22 +45,55 @@ static void usage(FILE *f)
 
 static int do_help(int argc, char **argv)
 {
+	const struct cmd *c;
+
 	(void)argc;
 	(void)argv;
-	usage(stdout);
+	if (!json_output) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	json_doc_begin();
+	jsonw_name(json_wtr, "commands");
+	jsonw_start_array(json_wtr);
+	for (c = cmds; c->name; c++) {
+		jsonw_start_object(json_wtr);
+		jsonw_string_field(json_wtr, "name", c->name);
+		jsonw_string_field(json_wtr, "help", c->help);
+		jsonw_end_object(json_wtr);
+	}
+	jsonw_end_array(json_wtr);
+	json_doc_end();
 	return EXIT_OK;
 }
 
+static const char version_help[] =
+	"Usage: kreloc version [--json]\n"
+	"Print kreloc's version, the snapshot format it writes (it reads every\n"
+	"older one) and the optional features compiled in: reading xz, zstd and\n"
+	"gzip compressed modules (liblzma, libzstd, zlib).\n"
+	"  --json   the same as one JSON object\n";
+
 int do_version(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
 	static const enum kdc_format fmts[] = { KDC_XZ, KDC_ZSTD, KDC_GZIP };
 	size_t i;
-	int first = 1;
+	int first = 1, c;
 
-	if (argc > 1 && strcmp(argv[1], "--json") && strcmp(argv[1], "-j"))
-		return usage_err("version", "unexpected argument '%s'", argv[1]);
-	if (argc > 1)
-		json_output = true;
+	while ((c = getopt_long(argc, argv, "+:jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': json_output = true; break;
+		case 'h': fputs(version_help, stdout); return EXIT_OK;
+		default: return opt_err("version", c, argv);
+		}
+	}
+	if (optind != argc)
+		return usage_err("version", "unexpected argument '%s'", argv[optind]);
 	if (json_output) {
 		json_doc_begin();
 		jsonw_string_field(json_wtr, "version", KRELOC_VERSION);
@@ -107,16 +140,27 @@ int cmd_select(const struct cmd *table, int argc, char **argv, int (*help)(int, 
 	}
 	if (matches == 1) {
 		optind = 0;	/* GNU getopt: start afresh for the command */
+		optopt = 0;
 		return hit->func(argc, argv);
 	}
 	if (matches > 1) {
-		fprintf(stderr, "kreloc: '%s' is ambiguous:", argv[0]);
-		for (c = table; c->name; c++)
+		char msg[512];
+		size_t len;
+
+		len = (size_t)snprintf(msg, sizeof(msg), "'%s' is ambiguous:", argv[0]);
+		for (c = table; c->name && len < sizeof(msg); c++)
 			if (!strncmp(c->name, argv[0], n))
-				fprintf(stderr, " %s", c->name);
-		fputc('\n', stderr);
+				len += (size_t)snprintf(msg + len, sizeof(msg) - len, " %s", c->name);
+		json_error(msg);
+		fprintf(stderr, "kreloc: %s\n", msg);
 	} else {
 		fprintf(stderr, "kreloc: unknown command '%s'\n", argv[0]);
+		if (json_output) {
+			char msg[512];
+
+			snprintf(msg, sizeof(msg), "unknown command '%.400s'", argv[0]);
+			json_error(msg);
+		}
 	}
 	usage(stderr);
 	return EXIT_USAGE;
@@ -133,44 +177,58 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *env = getenv("KRELOC_ROOT");
-	static char rbuf[4096];
+	static char rbuf[KRELOC_ROOT_MAX];
 	int c, ret, version = 0;
+	size_t rlen;
 
 	/* Output reaches a pipe line by line (resolve behind trace_pipe). */
 	setlinebuf(stdout);
+	/* Each getopt error is reported once, by kreloc (opt_err()). */
+	opterr = 0;
 	if (env)
 		root = env;
-	while ((c = getopt_long(argc, argv, "+jpVh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j': json_output = true; break;
-		case 'p': json_output = pretty_output = true; break;
-		case 'V': version = 1; break;
-		case 'h': usage(stdout); return EXIT_OK;
-		case 'R': root = optarg; break;
-		default: usage(stderr); return EXIT_USAGE;
-		}
-	}
-	/* A trailing '/' on --root would double up in paths. */
-	if (*root && root[strlen(root) - 1] == '/') {
-		snprintf(rbuf, sizeof(rbuf), "%s", root);
-		rbuf[strlen(rbuf) - 1] = '\0';
-		root = rbuf;
-	}
 	json_wtr = jsonw_new(stdout);
 	if (!json_wtr) {
 		fprintf(stderr, "kreloc: out of memory\n");
 		return EXIT_FAIL;
 	}
+	while ((c = getopt_long(argc, argv, "+:jpVh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': json_output = true; break;
+		case 'p': json_output = pretty_output = true; break;
+		case 'V': version = 1; break;
+		case 'h': usage(stdout); ret = EXIT_OK; goto out;
+		case 'R': root = optarg; break;
+		default:
+			/* The global options come before the command. */
+			ret = opt_err("", c, argv);
+			goto out;
+		}
+	}
+	/* A trailing '/' on --root would double up in paths. */
+	rlen = strlen(root);
+	if (rlen >= sizeof(rbuf)) {
+		ret = usage_err("", "--root/KRELOC_ROOT: longer than %zu bytes", sizeof(rbuf) - 1);
+		goto out;
+	}
+	if (rlen && root[rlen - 1] == '/') {
+		memcpy(rbuf, root, rlen - 1);
+		rbuf[rlen - 1] = '\0';
+		root = rbuf;
+	}
 	if (version) {
 		char *vargv[] = { (char *)"version", NULL };
 
+		optind = 0;
 		ret = do_version(1, vargv);
 	} else if (optind >= argc) {
+		json_error("no command");
 		usage(stderr);
 		ret = EXIT_USAGE;
 	} else {
 		ret = cmd_select(cmds, argc - optind, argv + optind, do_help);
 	}
+out:
 	jsonw_destroy(&json_wtr);
 	if (fflush(stdout) && !ret) {
 		fprintf(stderr, "kreloc: stdout: %s\n", strerror(errno));

@@ -35,20 +35,38 @@
 #endif
 
 extern const char *root;		/* --root / KRELOC_ROOT: a fake / for tests */
+/*
+ * The longest --root: with it, ROOT + any path kreloc reads (a module name
+ * is at most MODULE_NAME_LEN) fits the PATH_MAX buffers path_in() fills.
+ */
+#define KRELOC_ROOT_MAX	2048
 extern bool json_output, pretty_output;
 extern json_writer_t *json_wtr;
 
 void p_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* In JSON mode, the invocation's {"schema":..,"error":msg} (once). */
+void json_error(const char *msg);
 void p_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* "kreloc CMD: reason" + a hint to --help; returns EXIT_USAGE. */
+/* "kreloc CMD: reason" + a hint to --help ("" for the global options); returns EXIT_USAGE. */
 int usage_err(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * The usage error for what getopt_long() returned instead of an option
+ * ('?' unknown, ':' missing argument: option strings start with "+:" and
+ * getopt itself prints nothing, opterr being 0).  Returns EXIT_USAGE.
+ */
+int opt_err(const char *cmd, int c, char **argv);
 
 /* Start/end the invocation's JSON object (with "schema"). */
 void json_doc_begin(void);
 void json_doc_end(void);
 
-/* ROOT + rel into buf. */
-void path_in(char *buf, size_t len, const char *rel);
+/*
+ * ROOT + rel into buf; 0, or -1 (ENAMETOOLONG, buf "") if it does not fit,
+ * which KRELOC_ROOT_MAX rules out for a buffer of PATH_MAX and a rel
+ * shorter than PATH_MAX - KRELOC_ROOT_MAX.
+ */
+int path_in(char *buf, size_t len, const char *rel);
 /* EXIT_REFUSED for EPERM/EACCES, else EXIT_FAIL. */
 int exit_for_errno(int e);
 

@@ -24,8 +24,8 @@
 #include "../sysmap.h"
 
 static const char probe_help[] =
-	"Usage: kreloc probe [--dry-run] [--group G] [--event E] SPEC [FETCHARGS...]\n"
-	"       kreloc probe --remove G/E\n"
+	"Usage: kreloc probe [--dry-run] [--group G] [--event E] [--json] SPEC [FETCHARGS...]\n"
+	"       kreloc probe [--json] --remove G/E\n"
 	"SPEC: sym, sym+OFF, .sym, mod:sym[+OFF], or vmlinux:0xLINKED (a link-time\n"
 	"address as objdump/DWARF tools print it).  Writes to tracefs kprobe_events\n"
 	"  p:G/E 0xRUNTIME [FETCHARGS]      for the core kernel (unambiguous)\n"
@@ -38,6 +38,7 @@ static int probe_remove(const char *ge)
 {
 	char g[128], line[300];
 	const char *slash = strchr(ge, '/');
+	int ret;
 
 	if (!slash || (size_t)(slash - ge) >= sizeof(g))
 		return usage_err("probe", "--remove takes GROUP/EVENT");
@@ -46,7 +47,15 @@ static int probe_remove(const char *ge)
 	if (!tracefs_event_name_ok(g) || !tracefs_event_name_ok(slash + 1))
 		return usage_err("probe", "--remove %s: bad group or event name", ge);
 	snprintf(line, sizeof(line), "-:%s/%s\n", g, slash + 1);
-	return tracefs_write_events(line);
+	ret = tracefs_write_events(line);
+	if (!ret && json_output) {
+		json_doc_begin();
+		jsonw_string_field(json_wtr, "removed", ge);
+		jsonw_name(json_wtr, "kprobe_events");
+		jsonw_string_len(json_wtr, line, strlen(line) - 1);
+		json_doc_end();
+	}
+	return ret;
 }
 
 /*
@@ -100,6 +109,25 @@ static int kallsyms_unique(const struct cli_spec *cs, bool dot_first, uint64_t *
 		      "or CAP_SYSLOG, kptr_restrict)", kpath, used);
 		sysmap_free(&map);
 		return EXIT_REFUSED;
+	}
+	/*
+	 * The core kernel is probed by absolute address: the kernel cannot
+	 * check SYM+OFF, so it is checked here, as lookup does (the size up to
+	 * the next symbol, as kallsyms_lookup_size_offset() gives it).
+	 */
+	if (cs->spec.offset) {
+		uint64_t size = sysmap_extent(&map, hit);
+
+		if (!size || cs->spec.offset >= size || hit->addr + cs->spec.offset < hit->addr) {
+			if (size)
+				p_err("%s: offset 0x%" PRIx64 " past the end of %s (size 0x%" PRIx64 ")",
+				      cs->text, (uint64_t)cs->spec.offset, used, size);
+			else
+				p_err("%s: offset 0x%" PRIx64 ": %s has no following symbol in %s to "
+				      "tell its size", cs->text, (uint64_t)cs->spec.offset, used, kpath);
+			sysmap_free(&map);
+			return EXIT_FAIL;
+		}
 	}
 	*addr = hit->addr + cs->spec.offset;
 	sysmap_free(&map);
@@ -211,6 +239,7 @@ int do_probe(int argc, char **argv)
 		{ "group", required_argument, NULL, 'g' },
 		{ "event", required_argument, NULL, 'e' },
 		{ "remove", required_argument, NULL, 'r' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -226,14 +255,15 @@ int do_probe(int argc, char **argv)
 	size_t linelen = 0;
 	FILE *lf;
 
-	while ((c = getopt_long(argc, argv, "+ng:e:r:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:ng:e:r:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n': dry = 1; break;
 		case 'g': group = optarg; break;
 		case 'e': event = optarg; break;
 		case 'r': remove = optarg; break;
+		case 'j': json_output = true; break;
 		case 'h': fputs(probe_help, stdout); return EXIT_OK;
-		default: return usage_err("probe", "bad option");
+		default: return opt_err("probe", c, argv);
 		}
 	}
 	if (remove) {

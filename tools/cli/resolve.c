@@ -20,23 +20,33 @@
 #include "main.h"
 #include "ksnap.h"
 #include "kresolve.h"
+#include "ktext.h"
 
 static const char resolve_help[] =
 	"Usage: kreloc resolve --snapshot FILE\n"
 	"                      (--system-map FILE | --kallsyms FILE | --vmlinux FILE)\n"
-	"                      [--modules-dir DIR] [--json] [ADDR... | -]\n"
-	"For each runtime address (hex, 0x optional) of the snapshot's boot print\n"
+	"                      [--modules-dir DIR] [--json | --text] [ADDR... | -]\n"
+	"For each runtime address (hex, 0x optional) of the snapshot's boot, or\n"
+	"link-time address written vmlinux:0xADDR, print\n"
 	"  ADDR SYMBOL+0xOFF SECTION              (core kernel)\n"
 	"  ADDR SYMBOL+0xOFF [MODULE] SECTION     (module; [MODULE@LOAD_GEN] if unloaded)\n"
-	"  ADDR ?                                 (unknown)\n"
-	"SYMBOL is SECTION itself when no symbol table is available.\n"
-	"--system-map: the kernel's System.map; --kallsyms: a /proc/kallsyms saved on\n"
-	"any boot of the same build; --vmlinux: an ELF vmlinux with symbols (its build\n"
-	"id must be the snapshot's).  A map of another build is refused.\n"
-	"--modules-dir is searched recursively for NAME.ko[.xz|.zst|.gz] ('-' and '_'\n"
-	"alike); the file with the record's build id is used.\n"
+	"  ADDR ? (REASON)                        (unknown, and why)\n"
+	"SYMBOL is SECTION itself when no symbol table is available (a warning says why).\n"
+	"  --snapshot FILE     the snapshot of the boot the addresses come from\n"
+	"  --system-map FILE   the kernel's System.map\n"
+	"  --kallsyms FILE     a /proc/kallsyms saved on any boot of the same build\n"
+	"  --vmlinux FILE      an ELF vmlinux with symbols (its build id must be the\n"
+	"                      snapshot's)\n"
+	"                      A map of another build is refused: the snapshot's anchors\n"
+	"                      must agree in it.\n"
+	"  --modules-dir DIR   searched recursively for NAME.ko[.xz|.zst|.gz] ('-' and\n"
+	"                      '_' alike); the file with the record's build id is used\n"
+	"  --json              one JSON object with a result per address\n"
+	"  --text              read any text on stdin (trace_pipe, perf script, an Oops)\n"
+	"                      and copy it byte for byte, each kernel address in it\n"
+	"                      followed by \" <SYMBOL+0xOFF>\" (\" <SYMBOL+0xOFF [MODULE]>\")\n"
 	"Addresses come from the arguments or, with '-' or none, from stdin, answered\n"
-	"line by line.  Exit 1 if any address did not resolve.\n";
+	"line by line.  Exit 1 if any address did not resolve (not with --text).\n";
 
 #define OUTBUF (1 << 20)
 #define INBUF (1 << 20)
@@ -141,13 +151,22 @@ struct item {
 	unsigned long lineno;
 	uint64_t addr;
 	int ok, kind;
+	bool linked;			/* vmlinux:0xLINKED */
 	struct kres_hit h;
 };
 
+#define VMLINUX_PREFIX "vmlinux:"
+
 static void item_lookup(struct resolve_ctx *c, struct item *it, const char *src)
 {
+	size_t skip = 0;
+
 	it->kind = KRES_UNKNOWN;
-	it->ok = !parse_addr(it->tok, it->len, &it->addr);
+	it->linked = it->len > strlen(VMLINUX_PREFIX) &&
+		     !memcmp(it->tok, VMLINUX_PREFIX, strlen(VMLINUX_PREFIX));
+	if (it->linked)
+		skip = strlen(VMLINUX_PREFIX);
+	it->ok = !parse_addr(it->tok + skip, it->len - skip, &it->addr);
 	if (!it->ok) {
 		if (it->lineno)
 			p_warn("%s:%lu: '%.*s' is not a hex address", src, it->lineno, (int)it->len,
@@ -155,7 +174,8 @@ static void item_lookup(struct resolve_ctx *c, struct item *it, const char *src)
 		else
 			p_warn("%s: '%.*s' is not a hex address", src, (int)it->len, it->tok);
 	} else {
-		it->kind = kres_lookup(c->r, it->addr, &it->h);
+		it->kind = it->linked ? kres_lookup_linked(c->r, it->addr, &it->h) :
+			   kres_lookup(c->r, it->addr, &it->h);
 	}
 	c->total++;
 	if (it->kind == KRES_UNKNOWN)
@@ -167,20 +187,30 @@ static bool mod_unloaded(const struct ks_mod *m)
 	return strcmp(m->state, "live") && strcmp(m->state, "coming");
 }
 
-static void emit_json(struct item *it)
+/* Why an item did not resolve. */
+static const char *item_why(const struct resolve_ctx *c, const struct item *it, char *buf,
+			    size_t len)
+{
+	if (!it->ok)
+		return it->linked ? "vmlinux: needs a hex link-time address" : "not a hex address";
+	return kres_why(c->r, it->addr, it->linked, buf, len);
+}
+
+static void emit_json(struct resolve_ctx *c, struct item *it)
 {
 	const struct kres_hit *h = &it->h;
+	char why[256];
 
 	jsonw_start_object(json_wtr);
 	jsonw_name(json_wtr, "input");
 	jsonw_string_len(json_wtr, it->tok, it->len);
 	if (it->ok)
 		jsonw_hex_field(json_wtr, "address", it->addr);
+	if (it->linked)
+		jsonw_bool_field(json_wtr, "linked", true);
 	jsonw_bool_field(json_wtr, "resolved", it->kind != KRES_UNKNOWN);
 	if (it->kind == KRES_UNKNOWN) {
-		jsonw_string_field(json_wtr, "error", it->ok ?
-				   "in no section or module record of the snapshot" :
-				   "not a hex address");
+		jsonw_string_field(json_wtr, "error", item_why(c, it, why, sizeof(why)));
 		jsonw_end_object(json_wtr);
 		return;
 	}
@@ -206,12 +236,16 @@ static void item_emit(struct resolve_ctx *c, struct item *it)
 	const struct kres_hit *h = &it->h;
 
 	if (json_output) {
-		emit_json(it);
+		emit_json(c, it);
 		return;
 	}
 	out_mem(&c->o, it->tok, it->len);
 	if (it->kind == KRES_UNKNOWN) {
-		out_mem(&c->o, " ?\n", 3);
+		char why[256];
+
+		out_mem(&c->o, " ? (", 4);
+		out_str(&c->o, item_why(c, it, why, sizeof(why)));
+		out_mem(&c->o, ")\n", 2);
 		return;
 	}
 	out_mem(&c->o, " ", 1);
@@ -262,6 +296,23 @@ static int is_blank(char ch)
 	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
 }
 
+/* One read(2) of stdin into buf[*len..INBUF); 0, or -1 with the error printed. */
+static int read_more(char *buf, size_t *len, int *eof)
+{
+	ssize_t n;
+
+	do {
+		n = read(STDIN_FILENO, buf + *len, INBUF - *len);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		p_err("stdin: %s", strerror(errno));
+		return -1;
+	}
+	*eof = n == 0;
+	*len += (size_t)n;
+	return 0;
+}
+
 /* Whitespace-separated addresses from stdin, answered after every read. */
 static int resolve_stdin(struct resolve_ctx *c)
 {
@@ -276,17 +327,10 @@ static int resolve_stdin(struct resolve_ctx *c)
 		return -1;
 	}
 	while (!eof) {
-		ssize_t n = read(STDIN_FILENO, buf + len, INBUF - len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			p_err("stdin: %s", strerror(errno));
+		if (read_more(buf, &len, &eof)) {
 			free(buf);
 			return -1;
 		}
-		eof = n == 0;
-		len += (size_t)n;
 		/* Every complete token; a partial one waits for the next read. */
 		i = 0;
 		for (;;) {
@@ -330,6 +374,88 @@ static int resolve_stdin(struct resolve_ctx *c)
 	return 0;
 }
 
+/* " <SYMBOL+0xOFF>" or " <SYMBOL+0xOFF [MODULE]>" after an address in text. */
+static void annotate(struct out *o, const struct kres_hit *h)
+{
+	out_mem(o, " <", 2);
+	if (h->sym)
+		out_mem(o, h->sym, h->sym_len);
+	else
+		out_str(o, h->section);
+	out_mem(o, "+", 1);
+	out_hex(o, h->off);
+	if (h->mod) {
+		out_mem(o, " [", 2);
+		out_str(o, h->mod->name);
+		if (mod_unloaded(h->mod) && h->mod->load_gen.ok) {
+			char g[24];
+
+			snprintf(g, sizeof(g), "@%" PRIu64, h->mod->load_gen.v);
+			out_str(o, g);
+		}
+		out_mem(o, "]", 1);
+	}
+	out_mem(o, ">", 1);
+}
+
+/* One piece of text, copied with every address in it annotated. */
+static void text_piece(struct resolve_ctx *c, const char *p, size_t n)
+{
+	struct ktext_num t;
+	struct kres_hit h;
+	size_t pos = 0;
+
+	while (ktext_next(p, n, pos, true, &t)) {
+		out_mem(&c->o, p + pos, t.end - pos);
+		pos = t.end;
+		c->total++;
+		if (kres_lookup(c->r, t.value, &h) != KRES_UNKNOWN)
+			annotate(&c->o, &h);
+		else
+			c->failed++;
+	}
+	out_mem(&c->o, p + pos, n - pos);
+}
+
+/* --text: stdin to stdout line by line, as it arrives. */
+static int resolve_text(struct resolve_ctx *c)
+{
+	char *buf = malloc(INBUF);
+	size_t len = 0;
+	int eof = 0;
+
+	if (!buf) {
+		p_err("out of memory");
+		return -1;
+	}
+	while (!eof) {
+		size_t done;
+		char *nl;
+
+		if (read_more(buf, &len, &eof)) {
+			free(buf);
+			return -1;
+		}
+		/* Whole lines; at the end, or when a line fills the buffer, what is safe. */
+		nl = len ? memrchr(buf, '\n', len) : NULL;
+		if (eof)
+			done = len;
+		else if (nl)
+			done = (size_t)(nl - buf) + 1;
+		else if (len == INBUF)
+			done = ktext_safe_cut(buf, len) ? ktext_safe_cut(buf, len) : len;
+		else
+			done = 0;
+		text_piece(c, buf, done);
+		memmove(buf, buf + done, len - done);
+		len -= done;
+		/* Answer what has arrived before waiting for more. */
+		out_flush(&c->o);
+	}
+	free(buf);
+	return 0;
+}
+
 int do_resolve(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -339,10 +465,12 @@ int do_resolve(int argc, char **argv)
 		{ "vmlinux", required_argument, NULL, 'v' },
 		{ "modules-dir", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "text", no_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *snap_path = NULL, *map = NULL, *moddir = NULL;
+	bool text = false;
 	enum kres_map_kind kind = KRES_SYSTEM_MAP;
 	struct resolve_ctx ctx = { 0 };
 	struct ksnap s;
@@ -351,7 +479,7 @@ int do_resolve(int argc, char **argv)
 	int c, i, use_stdin, ret = EXIT_OK, nmaps = 0;
 	struct stat st;
 
-	while ((c = getopt_long(argc, argv, "+s:m:k:v:d:jh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:s:m:k:v:d:jth", opts, NULL)) != -1) {
 		switch (c) {
 		case 's': snap_path = optarg; break;
 		case 'm': map = optarg; kind = KRES_SYSTEM_MAP; nmaps++; break;
@@ -359,8 +487,9 @@ int do_resolve(int argc, char **argv)
 		case 'v': map = optarg; kind = KRES_VMLINUX; nmaps++; break;
 		case 'd': moddir = optarg; break;
 		case 'j': json_output = true; break;
+		case 't': text = true; break;
 		case 'h': fputs(resolve_help, stdout); return EXIT_OK;
-		default: return usage_err("resolve", "bad option");
+		default: return opt_err("resolve", c, argv);
 		}
 	}
 	if (!snap_path)
@@ -372,6 +501,10 @@ int do_resolve(int argc, char **argv)
 		return usage_err("resolve", "--modules-dir %s: %s", moddir,
 				 errno ? strerror(errno) : "not a directory");
 	use_stdin = optind == argc || (optind + 1 == argc && !strcmp(argv[optind], "-"));
+	if (text && json_output)
+		return usage_err("resolve", "--text copies text: it does not mix with --json");
+	if (text && !use_stdin)
+		return usage_err("resolve", "--text reads standard input, not ADDR arguments");
 	if (ksnap_load(&s, snap_path, err, sizeof(err))) {
 		p_err("%s", err);
 		return EXIT_FAIL;
@@ -394,7 +527,12 @@ int do_resolve(int argc, char **argv)
 		jsonw_name(json_wtr, "results");
 		jsonw_start_array(json_wtr);
 	}
-	if (use_stdin) {
+	if (text) {
+		if (resolve_text(&ctx))
+			ret = EXIT_FAIL;
+		/* Most numbers in text are no addresses: none is a failure. */
+		ctx.failed = 0;
+	} else if (use_stdin) {
 		if (resolve_stdin(&ctx))
 			ret = EXIT_FAIL;
 	} else {

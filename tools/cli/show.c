@@ -158,12 +158,12 @@ int do_show(int argc, char **argv)
 	struct ksnap s;
 	int c, no_modules = 0, ret;
 
-	while ((c = getopt_long(argc, argv, "+js:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:js:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j': json_output = true; break;
 		case 's': snap_path = optarg; break;
 		case 'h': fputs(show_help, stdout); return EXIT_OK;
-		default: return usage_err("show", "bad option");
+		default: return opt_err("show", c, argv);
 		}
 	}
 	if (optind != argc)

@@ -64,6 +64,25 @@ static void print_error_log(const char *dir)
 	free(data);
 }
 
+/*
+ * Why tracefs refused to open or write kprobe_events: kernel lockdown in
+ * confidentiality mode (LOCKDOWN_TRACEFS, LOCKDOWN_KPROBES), else the
+ * file's mode, which lets only root write it.
+ */
+static const char *tracefs_eperm_reason(void)
+{
+	static char why[512];
+	const char *mode = kreloc_lockdown();
+
+	if (!strcmp(mode, "confidentiality"))
+		snprintf(why, sizeof(why), "refused by kernel lockdown (mode 'confidentiality' in "
+			 "%s/sys/kernel/security/lockdown: no tracefs, no kprobes)", root);
+	else
+		snprintf(why, sizeof(why), "tracefs lets only root write kprobe_events%s",
+			 geteuid() ? " (you are not root)" : " (file mode or a security module)");
+	return why;
+}
+
 int tracefs_write_events(const char *line)
 {
 	char dir[4096], path[4200];
@@ -80,7 +99,7 @@ int tracefs_write_events(const char *line)
 	if (fd < 0) {
 		e = errno;
 		if (e == EPERM || e == EACCES)
-			p_err("%s: %s: %s", path, strerror(e), kreloc_eperm_reason(path));
+			p_err("%s: %s: %s", path, strerror(e), tracefs_eperm_reason());
 		else
 			p_err("%s: %s", path, strerror(e));
 		return exit_for_errno(e);
@@ -89,6 +108,11 @@ int tracefs_write_events(const char *line)
 		e = errno ? errno : EIO;
 	if (close(fd) && !e)
 		e = errno;
+	if (e == EPERM || e == EACCES) {
+		p_err("%s: writing '%.*s' failed: %s: %s", path, (int)(n - 1), line, strerror(e),
+		      tracefs_eperm_reason());
+		return EXIT_REFUSED;
+	}
 	if (e) {
 		p_err("%s: writing '%.*s' failed: %s", path, (int)(n - 1), line, strerror(e));
 		print_error_log(dir);
@@ -115,10 +139,10 @@ int tracefs_blacklisted(uint64_t addr, char *sym, size_t symlen, char *bl_path, 
 
 		errno = 0;
 		lo = strtoull(line, &end, 16);
-		if (errno || *end != '-')
+		if (errno || end == line || *end != '-')
 			continue;
 		hi = strtoull(end + 1, &end, 16);
-		if (errno)
+		if (errno || hi < lo)
 			continue;
 		if (addr >= lo && addr < hi) {
 			hit = 1;

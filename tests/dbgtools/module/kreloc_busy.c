@@ -6,9 +6,13 @@
  * ends the guest's trigger loop by writing kreloc_busy_stop through its
  * symbol (read back in /sys/kernel/debug/kreloc_busy/stop); the perf test
  * samples the spin, then unloads the module before perf names samples.
+ * Writing to /sys/kernel/debug/kreloc_busy/oops dereferences NULL in
+ * kreloc_busy_oops(): a real Oops in a module, whose report
+ * tests/tools/capture-testdata.sh records for `kreloc resolve --text`.
  */
 #include <linux/module.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 
@@ -46,10 +50,41 @@ static const struct file_operations spin_fops = {
 	.write = spin_write,
 };
 
+/*
+ * Not inlined: the Oops must name a function of this module.  The faulting
+ * store leaves a module and a core kernel function address in registers,
+ * which the Oops prints in hex (the second store keeps the other one live).
+ */
+static noinline void kreloc_busy_oops(unsigned long *p, void (*fn)(unsigned int),
+				      void (*core)(unsigned int))
+{
+	OPTIMIZER_HIDE_VAR(fn);
+	OPTIMIZER_HIDE_VAR(core);
+	WRITE_ONCE(p[0], (unsigned long)fn);
+	WRITE_ONCE(p[1], (unsigned long)core);
+}
+
+static ssize_t oops_write(struct file *file, const char __user *buf, size_t len,
+			  loff_t *ppos)
+{
+	unsigned long *p = NULL;
+
+	/* The compiler must not see that p is NULL (and drop the store). */
+	OPTIMIZER_HIDE_VAR(p);
+	kreloc_busy_oops(p, kreloc_busy_spin, msleep);
+	return len;
+}
+
+static const struct file_operations oops_fops = {
+	.owner = THIS_MODULE,
+	.write = oops_write,
+};
+
 static int __init kreloc_busy_init(void)
 {
 	dir = debugfs_create_dir("kreloc_busy", NULL);
 	debugfs_create_file("spin", 0200, dir, NULL, &spin_fops);
+	debugfs_create_file("oops", 0200, dir, NULL, &oops_fops);
 	debugfs_create_ulong("spins", 0400, dir, &spins);
 	debugfs_create_u32("stop", 0600, dir, &kreloc_busy_stop);
 	return 0;

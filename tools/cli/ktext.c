@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ktext.c - candidate kernel addresses in free text. */
+#include <ctype.h>
+#include "ktext.h"
+
+static bool word(unsigned char c)
+{
+	return isalnum(c) || c == '_';
+}
+
+static int hexval(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+bool ktext_next(const char *s, size_t n, size_t from, bool at_end, struct ktext_num *t)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = from;
+
+	while (i < n) {
+		size_t start = i, d, j;
+		uint64_t v = 0;
+
+		/* A token starts at a hex digit that follows no word byte. */
+		if (hexval(u[i]) < 0 || (i > 0 && word(u[i - 1]))) {
+			i++;
+			continue;
+		}
+		d = i;
+		if (u[i] == '0' && i + 1 < n && (u[i + 1] == 'x' || u[i + 1] == 'X'))
+			d = i + 2;
+		for (j = d; j < n && hexval(u[j]) >= 0; j++)
+			v = v << 4 | (uint64_t)hexval(u[j]);
+		if (j == n && !at_end)
+			return false;		/* may continue in the next read */
+		if (j == d || j - d > 16 || (j < n && word(u[j]))) {
+			/* Not a number that stands alone: skip the whole word. */
+			while (j < n && word(u[j]))
+				j++;
+			i = j > start ? j : start + 1;
+			continue;
+		}
+		t->start = start;
+		t->len = j - start;
+		t->value = v;
+		while (j < n && (u[j] == ')' || u[j] == ']' || u[j] == '>' || u[j] == '}'))
+			j++;
+		t->end = j;
+		return true;
+	}
+	return false;
+}
+
+size_t ktext_safe_cut(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	while (n > 0 && (word(u[n - 1]) || u[n - 1] == 'x'))
+		n--;
+	return n;
+}
