@@ -12,7 +12,7 @@
  *   lib/           pure logic, shared with the tools and the host tests
  *   base/          allocations (fault-injection points), errno names
  *   compat/        kernel version differences, detected from the headers
- *   arch/          the architecture: a function's ABI, kprobe placement,
+ *   kreloc_arch/   the architecture: a function's ABI, kprobe placement,
  *                  how the kernel image moves
  *   symbols/       kernel functions and symbols found by name: the kprobe
  *                  bootstrap, static calls, the kallsyms iterators
@@ -30,7 +30,7 @@
 
 #include "base/base.h"
 #include "compat/compat.h"
-#include "arch/arch.h"
+#include "kreloc_arch/arch.h"
 #include "symbols/symbols.h"
 #include "state/state.h"
 #include "policy/policy.h"

@@ -25,7 +25,7 @@
 #include <linux/uaccess.h>
 #include "base/base.h"
 #include "compat/compat.h"
-#include "arch/arch.h"
+#include "kreloc_arch/arch.h"
 #include "symbols/symbols.h"
 #include "state/state.h"
 #include "policy/policy.h"

@@ -2,7 +2,7 @@
 /*
  * Symbol lookup with the semantics kprobes need
  * (lookup.c): what a name or a spec means, which answer is refused.
- * Below it: state/, symbols/, arch/, compat/, base/.
+ * Below it: state/, symbols/, kreloc_arch/, compat/, base/.
  */
 #ifndef _KRELOC_POLICY_H
 #define _KRELOC_POLICY_H

@@ -20,7 +20,7 @@
 #include <linux/utsname.h>
 #include "base/base.h"
 #include "compat/compat.h"
-#include "arch/arch.h"
+#include "kreloc_arch/arch.h"
 #include "symbols/symbols.h"
 #include "state/state.h"
 #include "presentation/presentation.h"

@@ -2,7 +2,7 @@
 /*
  * /sys/kernel/debug/kreloc/, the public
  * interface (debugfs.c, and lookup_file.c for "lookup").  It owns every
- * file, module/ included.  Below it: policy/, state/, symbols/, arch/,
+ * file, module/ included.  Below it: policy/, state/, symbols/, kreloc_arch/,
  * compat/, base/.
  */
 #ifndef _KRELOC_PRESENTATION_H

@@ -43,7 +43,7 @@ else
 	echo "not ok 2 sparse (make C=2): no warnings"
 fi
 
-# The same for arm64 (arch/arm64.c), cross-built.
+# The same for arm64 (kreloc_arch/arm64.c), cross-built.
 envf="$CACHE/tmp/lint-arm64.env"
 "$top/rig/kernel-arm64.sh" 6.12 > "$envf"
 # shellcheck disable=SC1090

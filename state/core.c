@@ -28,7 +28,7 @@
 #include <linux/uaccess.h>
 #include "base/base.h"
 #include "compat/compat.h"
-#include "arch/arch.h"
+#include "kreloc_arch/arch.h"
 #include "symbols/symbols.h"
 #include "state/state.h"
 #include "lib/kreloc_symstr.h"

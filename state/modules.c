@@ -36,7 +36,7 @@
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 #include "base/base.h"
-#include "arch/arch.h"
+#include "kreloc_arch/arch.h"
 #include "symbols/symbols.h"
 #include "state/state.h"
 #include "base/hooks.h"

@@ -4,7 +4,7 @@
  * (core.c, with its link-time data and the running kernel's build id) and
  * a record of every module from formation to after unload (modules.c,
  * with each module's ELF sections from modsect.c).  Below it: symbols/,
- * arch/, compat/, base/.  It tells the presentation above it of module
+ * kreloc_arch/, compat/, base/.  It tells the presentation above it of module
  * events through a listener, never by calling up.
  */
 #ifndef _KRELOC_STATE_H

@@ -3,7 +3,7 @@
  * Kernel functions and symbols kreloc finds by name:
  * the kprobe bootstrap of kallsyms_lookup_name (ksym.c), the static calls
  * through which kreloc calls what it found (call.c), and the kernel's
- * kallsyms iterators (iter.c).  Below it: arch/, compat/, base/.
+ * kallsyms iterators (iter.c).  Below it: kreloc_arch/, compat/, base/.
  *
  * Calling kernel functions that kreloc finds by name:
  *
@@ -34,7 +34,7 @@
 
 #include <linux/list.h>
 #include <linux/static_call.h>
-#include "arch/arch.h"
+#include "kreloc_arch/arch.h"
 
 struct cred;
 struct file;

@@ -25,7 +25,7 @@ t() {
 copy() {
 	rm -rf "${W:?}/$1"
 	mkdir -p "$W/$1"
-	(cd "$top" && cp -r Kbuild kreloc.h ./*.c lib base compat arch symbols state policy \
+	(cd "$top" && cp -r Kbuild kreloc.h ./*.c lib base compat kreloc_arch symbols state policy \
 		presentation test "$W/$1/")
 }
 

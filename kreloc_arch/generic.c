@@ -8,7 +8,7 @@
  */
 #include <linux/compiler.h>
 #include <linux/string.h>
-#include "arch/arch.h"
+#include "kreloc_arch/arch.h"
 
 const char * __weak kreloc_arch_ref_symbol(void)
 {

@@ -32,7 +32,7 @@
 #include <linux/uaccess.h>
 #include <asm/insn.h>
 #include <asm/memory.h>
-#include "arch/arch.h"
+#include "kreloc_arch/arch.h"
 #include "compat/compat.h"
 
 const char *kreloc_arch_ref_symbol(void)

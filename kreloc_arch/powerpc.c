@@ -15,7 +15,7 @@
 #include <asm/page.h>
 #include <asm/sections.h>
 #include <linux/uaccess.h>
-#include "arch/arch.h"
+#include "kreloc_arch/arch.h"
 #include "lib/kreloc_ppc.h"
 
 bool kreloc_arch_link_base(u64 *base)

@@ -19,7 +19,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <asm/page.h>
-#include "arch/arch.h"
+#include "kreloc_arch/arch.h"
 #include "compat/compat.h"
 
 bool kreloc_arch_link_base(u64 *base)
