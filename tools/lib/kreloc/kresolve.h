@@ -1,18 +1,28 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kresolve.h - offline resolution of runtime addresses: the core kernel
- * through a snapshot's section offsets and a link-time symbol map, modules
- * through the snapshot's records and (optionally) their .ko symbol tables.
+ * through a snapshot's section offsets and a link-time symbol table
+ * (kcore.h), modules through the snapshot's records and their .ko symbol
+ * tables, each read when an address first falls in it (kdbg_place()).
+ *
+ * Lookups may run in several threads at once: a record's file is loaded
+ * under r->lock and published with a release store of its ready flag,
+ * which lookups read with an acquire load; nothing else changes after
+ * kres_init().
  */
 #ifndef KRELOC_KRESOLVE_H
 #define KRELOC_KRESOLVE_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "kcore.h"
+#include "kdbg.h"
 #include "ksnap.h"
-#include "ko.h"
-#include "../sysmap.h"
+
+struct kreloc_files;
 
 struct kres_sym {
 	uint64_t addr;
@@ -29,28 +39,24 @@ struct kres_mrange {
 	uint32_t mod, mem;
 };
 
-struct kres_modsyms {
-	int loaded;
+/* A module record's file and its symbols by address, once an address fell in it. */
+struct kres_mod {
+	atomic_int ready;		/* 1: the fields below are set (release/acquire) */
+	struct kdbg_mod d;
 	struct kres_sym *syms;
 	uint64_t *sec_lo;		/* start of each symbol's section */
 	size_t nr;
-	char *pool;
 };
-
 
 struct kres {
 	const struct ksnap *snap;
+	struct kreloc_files *files;	/* a reference */
 	/* core */
-	struct sysmap map;
-	int have_map;
-	uint64_t *addr;			/* sorted link-time addresses, unique */
-	uint32_t *name_off, *name_len;	/* into pool, in address order */
-	char *pool;
-	size_t nr;
-	uint32_t *bucket;
-	size_t nbuckets;
-	unsigned int shift;
-	uint64_t base;
+	struct kcore *core;		/* the files' own; NULL: no core symbols */
+	const struct kres_tab *tab;	/* core's table, or own_tab */
+	struct kres_tab *own_tab;
+	uint64_t delta;			/* a kallsyms of another boot: its address - link-time */
+	struct kcore *own_core;		/* kres_init_map() */
 	struct kres_area area[KSNAP_MAX_CORE];
 	size_t nr_area;
 	/* modules */
@@ -59,9 +65,8 @@ struct kres {
 	uint64_t mr_maxlen;
 	size_t **msec;			/* per record: section indexes sorted by address */
 	size_t *nr_msec;
-	struct kres_modsyms *msyms;
-	struct ko_index ko;
-	int warn;			/* print warnings to stderr */
+	struct kres_mod *mods;
+	pthread_mutex_t lock;		/* loading a record's file */
 };
 
 struct kres_hit {
@@ -69,34 +74,30 @@ struct kres_hit {
 	size_t sym_len;
 	uint64_t off;
 	const struct ks_mod *mod;	/* NULL for the core kernel */
+	long mod_index;			/* -1 for the core kernel */
 	const char *section;
+	const char *note;		/* why a module address has no symbol, or NULL */
 };
 
 enum { KRES_UNKNOWN = 0, KRES_CORE = 1, KRES_MODULE = 2 };
 
-/* Where the core kernel's link-time symbols come from. */
-enum kres_map_kind {
-	KRES_SYSTEM_MAP,	/* a System.map */
-	KRES_KALLSYMS,		/* /proc/kallsyms saved on any boot of the same build */
-	KRES_VMLINUX,		/* an ELF vmlinux with a symbol table (build id checked) */
-};
-
 /*
- * Set up from a snapshot.  map_path (may be NULL: modules only) is read as
- * kind says.  The map must be of the snapshot's kernel: its release (a
- * vmlinux's linux_banner, a "System.map-RELEASE" file name), build id (a
- * vmlinux's) and the snapshot's anchors are compared with it.  Returns 0,
- * or -1 with err set ("FILE:LINE: reason" for a malformed map).
+ * Set up from a snapshot, with files (referenced).  The core kernel's
+ * symbols: path read as kind (KRES_NONE: the build's vmlinux by build id),
+ * checked against the snapshot (kcore_check()); none with modules_only.
+ * Returns 0, or a negative errno with err set; kres_free() either way.
  */
-int kres_init(struct kres *r, const struct ksnap *s, const char *map_path,
-	      enum kres_map_kind kind, const char *modules_dir, char *err, size_t errlen);
-/* The same from an already parsed map (taken over by r; for tests/fuzzing). */
+int kres_init(struct kres *r, const struct ksnap *s, struct kreloc_files *files,
+	      enum kres_map_kind kind, const char *path, bool modules_only, char *err,
+	      size_t errlen);
+/* The same from an already parsed map (taken over; NULL: modules only), no files (tests, fuzzers). */
 int kres_init_map(struct kres *r, const struct ksnap *s, struct sysmap *map,
 		  enum kres_map_kind kind, const char *map_name, char *err, size_t errlen);
 void kres_free(struct kres *r);
-int kres_lookup(struct kres *r, uint64_t addr, struct kres_hit *h);
+
+int kres_lookup(const struct kres *r, uint64_t addr, struct kres_hit *h);
 /* The same for a link-time address of the core kernel (vmlinux:0x...). */
-int kres_lookup_linked(struct kres *r, uint64_t linked, struct kres_hit *h);
+int kres_lookup_linked(const struct kres *r, uint64_t linked, struct kres_hit *h);
 /*
  * Why addr (a runtime address, or with linked a link-time one) did not
  * resolve, in a few words: in no section or record, in a section without
@@ -105,19 +106,7 @@ int kres_lookup_linked(struct kres *r, uint64_t linked, struct kres_hit *h);
  */
 const char *kres_why(const struct kres *r, uint64_t addr, bool linked, char *buf, size_t len);
 
-/*
- * Is map (its addresses minus delta: a kallsyms of another boot) the
- * link-time map of the snapshot's kernel?  The anchors the snapshot names
- * must agree in it: none elsewhere, none missing from a core section the
- * map has symbols in, at least one there.  Returns 0, or -1 with err
- * saying which anchors and how many.
- */
-int kres_check_map(const struct ksnap *s, struct sysmap *map, uint64_t delta, const char *name,
-		   char *err, size_t errlen);
-
-/* Rank of a symbol among others at the same address (lower wins). */
-int kres_rank(char type, const char *name, int abi_v1);
-/* Index of the last symbol with addr <= x in a sorted array, or -1. */
-long kres_find(const struct kres *r, uint64_t x);
+/* Record i's file, found and read once (thread-safe); NULL without files. */
+const struct kres_mod *kres_module(const struct kres *r, size_t i);
 
 #endif
