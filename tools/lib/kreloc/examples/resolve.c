@@ -5,9 +5,10 @@
  * from, as `kreloc resolve` prints them.
  *
  *   cc resolve.c $(pkg-config --cflags --libs libkreloc)
- *   ./a.out SNAPSHOT VMLINUX|SYSTEM.MAP|- [MODULES_DIR] < addresses
+ *   ./a.out SNAPSHOT VMLINUX|SYSTEM.MAP|KALLSYMS|- [MODULES_DIR] < addresses
  *
- * "-" asks debuginfod (DEBUGINFOD_URLS) for the vmlinux of the snapshot's
+ * The map's kind is told by its name (vmlinux, kallsyms, else a
+ * System.map); "-" asks debuginfod (DEBUGINFOD_URLS) for the vmlinux of the snapshot's
  * build id; with MODULES_DIR (or debuginfod) modules get their symbols.
  */
 #include <inttypes.h>
@@ -18,10 +19,10 @@
 int main(int argc, char **argv)
 {
 	const char *map = argc > 2 ? argv[2] : "-";
-	bool elf = strstr(map, "vmlinux") != NULL;
 	KRELOC_OPTS(kreloc_resolver_opts, o,
 		    .map_kind = !strcmp(map, "-") ? KRELOC_MAP_NONE :
-				elf ? KRELOC_MAP_VMLINUX : KRELOC_MAP_SYSTEM_MAP,
+				strstr(map, "vmlinux") ? KRELOC_MAP_VMLINUX :
+				strstr(map, "kallsyms") ? KRELOC_MAP_KALLSYMS : KRELOC_MAP_SYSTEM_MAP,
 		    .map_path = strcmp(map, "-") ? map : NULL,
 		    .modules_dir = argc > 3 ? argv[3] : NULL,
 		    .debuginfod = !strcmp(map, "-"));
