@@ -52,7 +52,8 @@ static const char resolve_help[] =
 	"                      followed by \" <SYMBOL+0xOFF>\" (\" <SYMBOL+0xOFF [MODULE]>\")\n"
 	"Addresses come from the arguments or, with '-' or none, from stdin, answered\n"
 	"line by line.  Exit 1 if any address did not resolve (not with --text), 4 if\n"
-	"a debuginfod server could not be asked for a file that was needed.\n";
+	"a debuginfod server could not be asked for a file that was needed (the\n"
+	"addresses that needed it are named by section, with the reason).\n";
 
 #define OUTBUF (1 << 20)
 #define INBUF (1 << 20)
@@ -300,8 +301,13 @@ struct item {
 
 #define VMLINUX_PREFIX "vmlinux:"
 
-/* The first hit in a module record: its file's note (how it was chosen, or why none), once. */
-static void module_note(struct host *h, const struct kreloc_addr_info *in, const char *host)
+/*
+ * The first hit in a module record: its file's note (how it was chosen, or
+ * why none), once; a file a debuginfod server could not be asked for
+ * makes the exit status 4 (EXIT_UNAVAILABLE).
+ */
+static void module_note(struct resolve_ctx *c, struct host *h, const struct kreloc_addr_info *in,
+			const char *host)
 {
 	struct kreloc_module_file_info mf;
 
@@ -311,6 +317,8 @@ static void module_note(struct host *h, const struct kreloc_addr_info *in, const
 	h->warned[in->module] = 1;
 	if (kreloc_resolver_module_file(h->r, (size_t)in->module, &mf, sizeof(mf)) || !mf.why)
 		return;
+	if (mf.status == KRELOC_FILE_UNAVAILABLE)
+		c->unavailable = 1;
 	p_warn("%s%s%s: %s%s", host ? host : "", host ? ": " : "", in->module_name, mf.why,
 	       mf.status == KRELOC_FILE_OK ? "" :
 	       ": its addresses are named by section (.text+0x...), not by symbol");
@@ -337,7 +345,7 @@ static void item_lookup(struct resolve_ctx *c, struct item *it, const char *src)
 		it->kind = kreloc_resolve(it->h->r, it->addr, it->linked ? KRELOC_RESOLVE_LINKED : 0,
 					  &it->info, sizeof(it->info));
 		if (it->kind == KRELOC_MODULE)
-			module_note(it->h, &it->info, c->dir ? it->h->name : NULL);
+			module_note(c, it->h, &it->info, c->dir ? it->h->name : NULL);
 	}
 	c->total++;
 	if (it->kind == KRELOC_UNKNOWN)
@@ -628,7 +636,7 @@ static void text_piece(struct resolve_ctx *c, const char *p, size_t n)
 		c->total++;
 		if (kreloc_resolve(c->one.r, t.value, 0, &h, sizeof(h)) != KRELOC_UNKNOWN) {
 			if (h.module >= 0)
-				module_note(&c->one, &h, NULL);
+				module_note(c, &c->one, &h, NULL);
 			annotate(&c->o, &h);
 		} else {
 			c->failed++;
@@ -702,7 +710,12 @@ static void resolve_args(struct resolve_ctx *c, int argc, char **argv)
 	}
 }
 
-/* The debuginfod servers of DEBUGINFOD_URLS, when set and usable (else a warning). */
+/*
+ * The debuginfod servers of DEBUGINFOD_URLS, when set and usable (else a
+ * warning).  libdebuginfod waits 90 s for a server by default, and tries
+ * again twice: kreloc, which asks a server stuck once no more in a run,
+ * waits DEBUGINFOD_TIMEOUT=10 unless the user set it (kreloc(8)).
+ */
 bool debuginfod_wanted(void)
 {
 	const char *urls = getenv("DEBUGINFOD_URLS");
@@ -713,6 +726,7 @@ bool debuginfod_wanted(void)
 		p_warn("DEBUGINFOD_URLS is set, but %s: no file is fetched", kreloc_errmsg());
 		return false;
 	}
+	setenv("DEBUGINFOD_TIMEOUT", "10", 0);
 	return true;
 }
 
@@ -832,6 +846,8 @@ int do_resolve(int argc, char **argv)
 	}
 	if (ctx.failed && !ret)
 		ret = ctx.unavailable ? EXIT_UNAVAILABLE : EXIT_FAIL;
+	else if (ctx.unavailable && !ret)
+		ret = EXIT_UNAVAILABLE;
 out:
 	free(ctx.o.buf);
 	host_free(&ctx.one);
