@@ -446,6 +446,35 @@ done < "$W/addrs"
 wait ${RES_PID:-} 2>/dev/null
 check "resolve -: each address is answered while the input stays open ($got of 5)" test "$got" = 5
 
+# ---------------------------------------------------------------- resolve --snapshot-dir
+# Many hosts in one pass: HOST ADDR pairs, each host's snapshot DIR/HOST.
+H="$W/hosts"; mkdir -p "$H"; cp "$SNAP" "$H/web1"; cp "$SNAP" "$H/web2"
+printf 'not a snapshot\n' > "$H/broken"
+head -200 "$W/addrs" | awk '{print (NR % 2 ? "web1" : "web2"), $1}' > "$W/fleet.in"
+printf 'ghost 0x1\nbroken 0x2\nweb1 nothex\n../x 0x3\n' >> "$W/fleet.in"
+"$K" resolve --snapshot-dir "$H" --kallsyms "$W/kallsyms" --modules-dir "$DATA/modules" - \
+	< "$W/fleet.in" > "$W/fl1.out" 2> "$W/fl1.err"; rc=$?
+head -200 "$W/addrs" | "$K" resolve --snapshot "$SNAP" --kallsyms "$W/kallsyms" --modules-dir "$DATA/modules" - \
+	> "$W/fl0.out" 2>/dev/null
+check "resolve --snapshot-dir: 200 HOST ADDR pairs of two hosts answered as --snapshot answers them, HOST first (exit $rc)" \
+	bash -c '[ '"$rc"' = 1 ] && cmp -s <(head -200 "$1" | cut -d" " -f2-) "$2" &&
+		[ "$(head -200 "$1" | awk "{print \$1}" | sort -u | paste -sd,)" = web1,web2 ]' bash "$W/fl1.out" "$W/fl0.out"
+check "... a host without a snapshot, a malformed snapshot, a bad address, a name that is no file name: each ? with its reason" \
+	sh -c 'grep -qx "ghost 0x1 ? (no snapshot of this host in the directory)" "$1" &&
+		grep -q "^broken 0x2 ? (.*broken:1: not a kreloc snapshot" "$1" && grep -qx "web1 nothex ? (not a hex address)" "$1" &&
+		grep -q "^\.\./x 0x3 ? (not a host name" "$1" && grep -q "broken:1: not a kreloc snapshot" "$2"' sh "$W/fl1.out" "$W/fl1.err"
+# A pair cut between two reads of a pipe is answered whole.
+{ printf 'web1 '; sleep 1; printf '%s\n' "$(head -1 "$W/addrs")"; } |
+	"$K" resolve --snapshot-dir "$H" --kallsyms "$W/kallsyms" > "$W/fl2.out" 2>/dev/null
+check "... a pair whose address comes in a later read of the pipe is answered whole" \
+	grep -qx "web1 $(head -1 "$W/fl0.out")" "$W/fl2.out"
+run fl3 resolve --json --snapshot-dir "$H" --kallsyms "$W/kallsyms" web2 "$(head -1 "$W/addrs")" web1
+check "resolve --json --snapshot-dir: results carry their host; an odd last word is a host without an address (exit $rc)" \
+	json "$W/fl3.out" 'd["results"][0]["host"]=="web2" and d["results"][0]["resolved"] and not d["results"][1]["resolved"] and d["results"][1]["error"].startswith("a host without an address")'
+check "... and is not taken for an address (no 'not a hex address' warning)" sh -c '! grep -q "not a hex address" "$1"' sh "$W/fl3.err"
+run fl4 resolve --snapshot-dir "$H" --snapshot "$SNAP" --kallsyms "$W/kallsyms" 0x1
+expect_rc fl4 2 "do not mix" "resolve: --snapshot and --snapshot-dir together are a usage error"
+
 # ---------------------------------------------------------------- resolve --text
 # Text in, text out: any bytes kept, each address followed by its symbol.
 saddr=$(awk '$3 == "schedule" && NF == 3 {print $1; exit}' "$W/kallsyms")

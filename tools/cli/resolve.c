@@ -329,7 +329,14 @@ static void item_lookup(struct resolve_ctx *c, struct item *it, const char *src)
 	size_t skip = 0;
 
 	it->kind = KRELOC_UNKNOWN;
-	it->h = c->dir ? (it->host ? host_get(c, it->host, it->host_len) : NULL) : &c->one;
+	if (c->dir && !it->host) {
+		/* A last word with no address after it. */
+		it->h = NULL;
+		c->total++;
+		c->failed++;
+		return;
+	}
+	it->h = c->dir ? host_get(c, it->host, it->host_len) : &c->one;
 	it->linked = it->len > strlen(VMLINUX_PREFIX) &&
 		     !memcmp(it->tok, VMLINUX_PREFIX, strlen(VMLINUX_PREFIX));
 	if (it->linked)
@@ -356,7 +363,8 @@ static void item_lookup(struct resolve_ctx *c, struct item *it, const char *src)
 static const char *item_why(const struct item *it, char *buf, size_t len)
 {
 	if (!it->h)
-		return "no host: --snapshot-dir takes HOST ADDR";
+		return it->host ? "out of memory" :
+		       "a host without an address: --snapshot-dir takes HOST ADDR";
 	if (it->h->err)
 		return it->h->reason ? it->h->reason : "the host's snapshot cannot be used";
 	if (!it->ok)
