@@ -20,7 +20,7 @@ echo "KRELOC-TEST-BEGIN lint"
 echo "TAP version 13"
 echo "1..3"
 files=$(cd "$top" && ls ./*.c ./*.h kreloc_arch/*.c kreloc_arch/*.h lib/*.c lib/*.h \
-	tests/dbgtools/module/*.c)
+	tests/dbgtools/module/*.c tests/tools/gone-module/*.c)
 out=$(cd "$top" && perl "$src/scripts/checkpatch.pl" --strict --no-tree --terse \
 	--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f $files 2>&1 | grep -v '^total:' )
 if [ -z "$out" ]; then
