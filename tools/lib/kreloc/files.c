@@ -337,10 +337,14 @@ struct ko_file *files_find_ko(struct kreloc_files *f, const struct ks_mod *m, en
 
 	*origin = KRELOC_ORIGIN_NONE;
 	pthread_mutex_lock(&f->lock);
-	if (f->modules_dir || !f->fetch)
+	if (f->modules_dir || !f->fetch) {
 		ko = ko_find(&f->ko, m, w, why, whylen);
-	else
+	} else {
 		*w = KO_NONE;
+		if (!m->build_id)
+			ksnap_seterr(why, whylen, "no modules directory, and the record has no "
+				     "build id to fetch its .ko by");
+	}
 	if (ko) {
 		*origin = KRELOC_ORIGIN_LOCAL;
 		goto out;
