@@ -71,8 +71,11 @@ echo "  ratio addr2line/kreloc: $(awk -v a="$ac" -v k="$kc" 'BEGIN {printf "%.1f
 # (the rig's ELF with the symbols of the map, rig/vmlinux-symbols.sh) and
 # the same addresses, as link-time ones (minus KERNELOFFSET: x86_64 moves
 # the image as one).  Their rates leave their start (reading the vmlinux's
-# symbols) out: (N - 1) / (time of N - time of 1).  Names compared with
-# the ones gen.c picked from the map.
+# symbols) out: (N - 1) / (time of N - time of 1), on the first
+# BENCH_EU_N (2000) and BENCH_LLVM_N (200000; at most BENCH_LIB_N)
+# addresses: without DWARF, eu-addr2line looks each address up through
+# the whole symbol table (libdwfl), about 2 ms here.  Names compared with
+# libkreloc's.
 . "$top/rig/lib.sh"
 need_pkgs elfutils llvm debuginfod pkg-config
 envf="$W/env61"
@@ -97,18 +100,23 @@ out=$("$W/libbench" "$W/snap" vmlinux "$VSYM" "$W/lb.addrs" "$LREP" "$W/lb.k.nam
 rate=$(sed -n 's/.* rate_per_s=\([0-9]*\) .*/\1/p' <<<"$out")
 same() { paste -d' ' "$1" "$2" | awk '$1 == $2 {s++} END {print s + 0}'; }
 echo "libkreloc resolve, warm, one core: $(awk -v r="$rate" 'BEGIN {printf "%.1f", r / 1e6}')M addresses/s ($(sed 's/^LIBBENCH //; s/ (sink.*//' <<<"$out"); goal >= 20M/s); names as the map's for $(same "$W/lb.k.names" "$W/lb.want") of $LN"
-# rate_of CPU_N CPU_1: addresses per CPU-second past the start
-rate_of() { awk -v n="$LN" -v a="$1" -v b="$2" 'BEGIN {printf "%.0f", (a > b) ? (n - 1) / (a - b) : 0}'; }
-read -r ec _ < <(cpu sh -c "eu-addr2line -S -e '$VSYM' < '$W/lb.link'")
+# rate_of N CPU_N CPU_1: addresses per CPU-second past the start
+rate_of() { awk -v n="$1" -v a="$2" -v b="$3" 'BEGIN {printf "%.0f", (a > b) ? (n - 1) / (a - b) : 0}'; }
+EN="${BENCH_EU_N:-2000}" LLN="${BENCH_LLVM_N:-200000}"
+[ "$EN" -le "$LN" ] || EN="$LN"
+[ "$LLN" -le "$LN" ] || LLN="$LN"
+head -n "$EN" "$W/lb.link" > "$W/lb.e.link"
+head -n "$LLN" "$W/lb.link" > "$W/lb.l.link"
+read -r ec _ < <(cpu sh -c "eu-addr2line -S -e '$VSYM' < '$W/lb.e.link'")
 read -r e1 _ < <(cpu sh -c "eu-addr2line -S -e '$VSYM' < '$W/lb.one'")
-eu-addr2line -S -e "$VSYM" < "$W/lb.link" | awk 'NR % 2 == 1 {sub(/\+0x[0-9a-f]*$/, ""); print}' > "$W/lb.e.names"
-erate=$(rate_of "$ec" "$e1")
-echo "eu-addr2line -S (elfutils): $(awk -v r="$erate" 'BEGIN {printf "%.2f", r / 1e6}')M addresses/s ($LN in $ec s CPU, $e1 s of it the start); names as libkreloc's for $(same "$W/lb.e.names" "$W/lb.k.names") of $LN"
-read -r lc _ < <(cpu sh -c "llvm-symbolizer --obj='$VSYM' < '$W/lb.link'")
+eu-addr2line -S -e "$VSYM" < "$W/lb.e.link" | awk 'NR % 2 == 1 {sub(/\+0x[0-9a-f]*$/, ""); print}' > "$W/lb.e.names"
+erate=$(rate_of "$EN" "$ec" "$e1")
+echo "eu-addr2line -S (elfutils $(eu-addr2line --version | head -1 | grep -o '[0-9.]*$')): $(awk -v r="$erate" 'BEGIN {printf "%.4f", r / 1e6}')M addresses/s ($EN in $ec s CPU, $e1 s of it the start); names as libkreloc's for $(same "$W/lb.e.names" <(head -n "$EN" "$W/lb.k.names")) of $EN"
+read -r lc _ < <(cpu sh -c "llvm-symbolizer --obj='$VSYM' < '$W/lb.l.link'")
 read -r l1 _ < <(cpu sh -c "llvm-symbolizer --obj='$VSYM' < '$W/lb.one'")
-llvm-symbolizer --obj="$VSYM" < "$W/lb.link" | awk 'BEGIN {RS = ""} {print $1}' > "$W/lb.l.names"
-lrate=$(rate_of "$lc" "$l1")
-echo "llvm-symbolizer ($(llvm-symbolizer --version 2>/dev/null | grep -o 'version [0-9.]*' | head -1)): $(awk -v r="$lrate" 'BEGIN {printf "%.2f", r / 1e6}')M addresses/s ($LN in $lc s CPU, $l1 s of it the start); names as libkreloc's for $(same "$W/lb.l.names" "$W/lb.k.names") of $LN"
+llvm-symbolizer --obj="$VSYM" < "$W/lb.l.link" | awk 'BEGIN {RS = ""} {print $1}' > "$W/lb.l.names"
+lrate=$(rate_of "$LLN" "$lc" "$l1")
+echo "llvm-symbolizer ($(llvm-symbolizer --version 2>/dev/null | grep -o 'version [0-9.]*' | head -1)): $(awk -v r="$lrate" 'BEGIN {printf "%.3f", r / 1e6}')M addresses/s ($LLN in $lc s CPU, $l1 s of it the start); names as libkreloc's for $(same "$W/lb.l.names" <(head -n "$LLN" "$W/lb.k.names")) of $LLN"
 echo "ratio libkreloc / the faster of the two: $(awk -v k="$rate" -v e="$erate" -v l="$lrate" 'BEGIN {f = e > l ? e : l; printf "%.0f", f ? k / f : 0}')x (goal >= 10x)"
 
 # ---------------------------------------------------------------- debuginfod: first and second run
