@@ -108,10 +108,15 @@ run_unit() {
 }
 
 run_tools() {
-	# Their real-kernel fixtures (the 6.1 link-time map, a .ko) come from the rig.
-	"$top/rig/groundtruth.sh" "$(target_env amd64-6.1)" > /dev/null ||
+	# Their real-kernel fixtures (the 6.1 link-time map, a .ko, a vmlinux
+	# with symbols for the debuginfod server) come from the rig.
+	local envf vml
+	envf=$(target_env amd64-6.1)
+	"$top/rig/groundtruth.sh" "$envf" > /dev/null ||
 		echo "# no amd64 6.1 link-time map: the CLI tests that need it will skip"
-	"$top/tests/tools/run.sh" > "$run/tools.out" 2>&1
+	vml=$("$top/rig/vmlinux-symbols.sh" "$envf" 2>/dev/null) ||
+		echo "# no amd64 6.1 vmlinux with symbols: the debuginfod tests will skip"
+	KRELOC_TEST_VMLINUX="$vml" "$top/tests/tools/run.sh" > "$run/tools.out" 2>&1
 	KRELOC_TAG=host "$top/rig/ktap.sh" "$run/tools.out" /dev/null "$RESULTS"
 }
 

@@ -43,12 +43,29 @@
 #                           the next ones, the markers and the anchors
 #         modules/kreloc_busy.ko.xz  the module as loaded (built here)
 #         CAPTURE
+#
+#   fleet (data/amd64-6.1-fleet)  the 6.1 kernel as for cli, for the
+#       debuginfod tests: vfat (Debian's stripped .ko, which no debuginfod
+#       serves), kreloc_busy loaded, then kreloc_gone (tests/tools/gone-module)
+#       loaded and unloaded again (a history record with init code; module
+#       memory freed earlier may be reused, the newest record at an address
+#       is the one named); then `kreloc snapshot`:
+#         snapshot          the snapshot (this tree's CLI)
+#         kallsyms.xz       /proc/kallsyms of that boot: the module lines,
+#                           every 16th core text line, the init text, the
+#                           markers and the anchors
+#         kallsyms-gone     kreloc_gone's lines of /proc/kallsyms while it
+#                           was loaded
+#         sections/NAME     as for cli, kreloc_gone's read while it was loaded
+#         modules/NAME.ko.xz  kreloc_busy and kreloc_gone as built here,
+#                           with their DWARF (what a -dbg package holds)
+#         CAPTURE
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/rig/lib.sh"
 
 profile=cli
-case "${1:-}" in cli | rust | text) profile="$1"; shift ;; esac
+case "${1:-}" in cli | rust | text | fleet) profile="$1"; shift ;; esac
 out="$1" old="${2:-}"
 envf="$CACHE/tmp/capture-$profile.env"
 case $profile in
@@ -74,7 +91,7 @@ rust)
 esac
 cp "$work/build/kreloc.ko" "$work/stage/kreloc/"
 [ -n "$old" ] && cp "$old" "$work/stage/kreloc/kreloc-v1"
-if [ $profile = text ]; then
+if [ $profile = text ] || [ $profile = fleet ]; then
 	mkdir -p "$work/busy" "$work/src"
 	cp "$top/tests/dbgtools/module/"*.c "$top/tests/dbgtools/module/Kbuild" "$work/busy/"
 	make -s -C "$KDIR" M="$work/busy" modules >/dev/null
@@ -82,7 +99,13 @@ if [ $profile = text ]; then
 	cp -r "$top/tools" "$top/lib" "$top/dkms.conf" "$work/src/"
 	make -s -C "$work/src/tools/cli" kreloc-static >&2
 	cp "$work/src/tools/cli/kreloc-static" "$work/stage/kreloc/kreloc"
-	"$top/rig/stage-perf.sh" "$work/stage"
+fi
+[ $profile = text ] && "$top/rig/stage-perf.sh" "$work/stage"
+if [ $profile = fleet ]; then
+	mkdir -p "$work/gone"
+	cp "$top/tests/tools/gone-module/"*.c "$top/tests/tools/gone-module/Kbuild" "$work/gone/"
+	make -s -C "$KDIR" M="$work/gone" modules >/dev/null
+	cp "$work/gone/kreloc_gone.ko" "$work/stage/kreloc/"
 fi
 
 # The guest prints each file between FILE-BEGIN NAME and FILE-END NAME.
@@ -156,6 +179,21 @@ sh -c 'echo 1 > /sys/kernel/debug/kreloc_busy/oops' 2>/dev/null
 dmesg > /tmp/oops
 emit oops /tmp/oops
 mods=""
+EOT
+;;
+fleet) cat >> "$work/stage/kreloc/job" <<'EOT'
+modprobe vfat
+insmod ./kreloc_busy.ko
+insmod ./kreloc_gone.ko
+echo "FILE-BEGIN sections/kreloc_gone"
+for s in /sys/module/kreloc_gone/sections/.[!.]* /sys/module/kreloc_gone/sections/*; do
+	[ -f "$s" ] && echo "${s##*/} $(cat "$s")"
+done
+echo "FILE-END sections/kreloc_gone"
+echo "FILE-BEGIN kallsyms-gone"; grep '\[kreloc_gone\]' /proc/kallsyms; echo "FILE-END kallsyms-gone"
+rmmod kreloc_gone
+./kreloc snapshot -o /tmp/snap && emit snapshot /tmp/snap
+mods="kreloc_busy vfat fat"
 EOT
 ;;
 esac
@@ -239,13 +277,20 @@ EOPY
 	xz -9e < "$out.tmp/kallsyms.sel" > "$out.tmp/kallsyms.xz"
 	rm "$out.tmp/kallsyms.sel"
 	;;
+fleet)
+	awk -v m="$markers" 'NR == FNR { if (!/^#/) a[$1] = 1; next }
+		$3 == "_sinittext" { init = 1 }
+		$3 == "_einittext" { init = 0 }
+		$4 != "" || $3 ~ m || ($3 in a) || init || ($2 ~ /^[tT]$/ && ++n % 16 == 0)' \
+		"$out.tmp/debugfs/anchors" "$out.tmp/kallsyms" | xz -9e > "$out.tmp/kallsyms.xz"
+	;;
 esac
 rm "$out.tmp/kallsyms"
 mkdir -p "$out.tmp/modules"
 case $profile in
 cli) mods="dummy fat vfat" ;;
 rust) mods="ax88796b_rust" ;;
-text) mods="" ;;
+text | fleet) mods="" ;;
 esac
 for m in $mods; do
 	ko=$(find "$modroot/lib/modules/$KVER/kernel" -name "$m.ko*" | head -1)
@@ -257,6 +302,10 @@ done
 # Without its DWARF (the build id and the symbol table stay): what resolve reads.
 [ $profile = text ] && objcopy --strip-debug "$work/busy/kreloc_busy.ko" "$work/busy/kreloc_busy.stripped.ko" &&
 	xz -9e -c "$work/busy/kreloc_busy.stripped.ko" > "$out.tmp/modules/kreloc_busy.ko.xz"
+if [ $profile = fleet ]; then
+	xz -9e -c "$work/busy/kreloc_busy.ko" > "$out.tmp/modules/kreloc_busy.ko.xz"
+	xz -9e -c "$work/gone/kreloc_gone.ko" > "$out.tmp/modules/kreloc_gone.ko.xz"
+fi
 {
 	echo "Captured by tests/tools/capture-testdata.sh $profile on $(date -u +%Y-%m-%d)"
 	echo "kernel: Debian $KVER ($(basename "$KIMAGE")), QEMU TCG, KASLR on"
@@ -264,6 +313,10 @@ done
 	rust)
 		echo "kreloc.ko: built from this tree at $(git -C "$top" rev-parse --short HEAD), link-time data from the map of a nokaslr boot (rig/groundtruth.sh)"
 		echo "job: insmod kreloc.ko; modprobe ax88796b_rust; modprobe dummy; rmmod dummy" ;;
+	fleet)
+		echo "kreloc.ko: built from this tree at $(git -C "$top" rev-parse --short HEAD), link-time data from the vmlinuz"
+		echo "job: insmod kreloc.ko; modprobe vfat; insmod kreloc_busy.ko; insmod kreloc_gone.ko;"
+		echo "  rmmod kreloc_gone; kreloc snapshot" ;;
 	text)
 		echo "kreloc.ko: built from this tree at $(git -C "$top" rev-parse --short HEAD), link-time data from the vmlinuz"
 		echo "job: insmod kreloc.ko; modprobe vfat; insmod kreloc_busy.ko; kreloc snapshot; kprobes and"

@@ -7,19 +7,26 @@
 #   <KTAP document>
 #   KRELOC-TEST-END tools-cli rc=N
 # and tools-dbgtools (tests/tools/test_dbgtools.sh: `kreloc gdb`, `kreloc
-# kallsyms`).  With clang installed the libFuzzer targets are built and run bounded
+# kallsyms`), tools-lib (test_lib.sh: libkreloc's exports, ABI, install,
+# example, threads) and tools-debuginfod (test_debuginfod.sh: files by build
+# id from a local debuginfod server; KRELOC_TEST_VMLINUX names the vmlinux
+# with symbols it serves, run-all.sh passes rig/vmlinux-symbols.sh's).  With clang installed the libFuzzer targets are built and run bounded
 # (KRELOC_FUZZ=0 to skip them).  Exit status: that of the suite.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$top/rig/lib.sh"
-need_pkgs liblzma-dev libzstd-dev zlib1g-dev xz-utils zstd python3 xxd binutils gdb-multiarch
+need_pkgs liblzma-dev libzstd-dev zlib1g-dev xz-utils zstd python3 xxd binutils gdb-multiarch \
+	abigail-tools pkg-config debuginfod libdebuginfod-dev libarchive-tools
+# Files come from the tests' own directories and servers, never from the
+# debuginfod servers a user's environment names.
+unset DEBUGINFOD_URLS
 W=$(mktemp -d "${TMPDIR:-/tmp}/kreloc-tools.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 
 build_log="$W/build.log"
 rc=0
-echo "KRELOC-TEST-PLAN tools-cli tools-dbgtools"
+echo "KRELOC-TEST-PLAN tools-cli tools-dbgtools tools-lib tools-debuginfod"
 echo "KRELOC-TEST-BEGIN tools-cli"
 if ! make -s -C "$top/tools/cli" kreloc kreloc-san > "$build_log" 2>&1 ||
    ! ${CC:-cc} -std=c11 -O2 -Wall -Wextra -Werror -I"$top/tools" -o "$W/addrcheck" \
@@ -48,5 +55,14 @@ if [ -x "$top/tools/cli/kreloc-san" ] && [ -x "$W/gen" ]; then
 	r=$?
 	echo "KRELOC-TEST-END tools-dbgtools rc=$r"
 	[ $r -eq 0 ] || rc=$r
+fi
+if [ -x "$top/tools/cli/kreloc-san" ]; then
+	for t in lib debuginfod; do
+		echo "KRELOC-TEST-BEGIN tools-$t"
+		"$here/test_$t.sh" "$top/tools/cli/kreloc-san" "$W/$t"
+		r=$?
+		echo "KRELOC-TEST-END tools-$t rc=$r"
+		[ $r -eq 0 ] || rc=$r
+	done
 fi
 exit $rc

@@ -38,7 +38,7 @@ check "a unique prefix names the command (res = resolve)" grep -q 'Usage: kreloc
 run u9 s --help;                             expect_rc u9 2 "'s' is ambiguous: show snapshot" "an ambiguous prefix exits 2 and lists the candidates"
 run u10 --version
 check "--version prints the version and the features compiled in" \
-	sh -c 'grep -qx "kreloc v[0-9.]*" "$1" && grep -q "^features: xz, zstd, gzip$" "$1"' sh "$W/u10.out"
+	sh -c 'grep -qx "kreloc v[0-9.]*" "$1" && grep -qE "^features: xz, zstd, gzip(, debuginfod)?$" "$1"' sh "$W/u10.out"
 run u11 version --json
 check "version --json: schema, version, features" json "$W/u11.out" 'd["schema"]==1 and d["features"]["xz"] and d["version"]'
 run u12 --json probe --dry-run 0xffffffff81000000
@@ -62,8 +62,8 @@ check "bash completion completes every command, and resolve's options" bash -c '
 		COMP_WORDS=(kreloc "${c:0:3}"); COMP_CWORD=1; _kreloc
 		printf "%s\n" "${COMPREPLY[@]}" | grep -qx "$c" || exit 1
 	done
-	COMP_WORDS=(kreloc resolve --sn); COMP_CWORD=2; _kreloc
-	[ "${COMPREPLY[*]}" = --snapshot ]' bash "$top/tools/cli/bash-completion/kreloc" $cmds
+	COMP_WORDS=(kreloc resolve --snapshot-); COMP_CWORD=2; _kreloc
+	[ "${COMPREPLY[*]}" = --snapshot-dir ]' bash "$top/tools/cli/bash-completion/kreloc" $cmds
 
 # The options --help, the man page, the completion and README list are the
 # same, and kreloc takes each (optcheck.py); and the commands.
@@ -446,6 +446,35 @@ done < "$W/addrs"
 wait ${RES_PID:-} 2>/dev/null
 check "resolve -: each address is answered while the input stays open ($got of 5)" test "$got" = 5
 
+# ---------------------------------------------------------------- resolve --snapshot-dir
+# Many hosts in one pass: HOST ADDR pairs, each host's snapshot DIR/HOST.
+H="$W/hosts"; mkdir -p "$H"; cp "$SNAP" "$H/web1"; cp "$SNAP" "$H/web2"
+printf 'not a snapshot\n' > "$H/broken"
+head -200 "$W/addrs" | awk '{print (NR % 2 ? "web1" : "web2"), $1}' > "$W/fleet.in"
+printf 'ghost 0x1\nbroken 0x2\nweb1 nothex\n../x 0x3\n' >> "$W/fleet.in"
+"$K" resolve --snapshot-dir "$H" --kallsyms "$W/kallsyms" --modules-dir "$DATA/modules" - \
+	< "$W/fleet.in" > "$W/fl1.out" 2> "$W/fl1.err"; rc=$?
+head -200 "$W/addrs" | "$K" resolve --snapshot "$SNAP" --kallsyms "$W/kallsyms" --modules-dir "$DATA/modules" - \
+	> "$W/fl0.out" 2>/dev/null
+check "resolve --snapshot-dir: 200 HOST ADDR pairs of two hosts answered as --snapshot answers them, HOST first (exit $rc)" \
+	bash -c '[ '"$rc"' = 1 ] && cmp -s <(head -200 "$1" | cut -d" " -f2-) "$2" &&
+		[ "$(head -200 "$1" | awk "{print \$1}" | sort -u | paste -sd,)" = web1,web2 ]' bash "$W/fl1.out" "$W/fl0.out"
+check "... a host without a snapshot, a malformed snapshot, a bad address, a name that is no file name: each ? with its reason" \
+	sh -c 'grep -qx "ghost 0x1 ? (no snapshot of this host in the directory)" "$1" &&
+		grep -q "^broken 0x2 ? (.*broken:1: not a kreloc snapshot" "$1" && grep -qx "web1 nothex ? (not a hex address)" "$1" &&
+		grep -q "^\.\./x 0x3 ? (not a host name" "$1" && grep -q "broken:1: not a kreloc snapshot" "$2"' sh "$W/fl1.out" "$W/fl1.err"
+# A pair cut between two reads of a pipe is answered whole.
+{ printf 'web1 '; sleep 1; printf '%s\n' "$(head -1 "$W/addrs")"; } |
+	"$K" resolve --snapshot-dir "$H" --kallsyms "$W/kallsyms" > "$W/fl2.out" 2>/dev/null
+check "... a pair whose address comes in a later read of the pipe is answered whole" \
+	grep -qx "web1 $(head -1 "$W/fl0.out")" "$W/fl2.out"
+run fl3 resolve --json --snapshot-dir "$H" --kallsyms "$W/kallsyms" web2 "$(head -1 "$W/addrs")" web1
+check "resolve --json --snapshot-dir: results carry their host; an odd last word is a host without an address (exit $rc)" \
+	json "$W/fl3.out" 'd["results"][0]["host"]=="web2" and d["results"][0]["resolved"] and not d["results"][1]["resolved"] and d["results"][1]["error"].startswith("a host without an address")'
+check "... and is not taken for an address (no 'not a hex address' warning)" sh -c '! grep -q "not a hex address" "$1"' sh "$W/fl3.err"
+run fl4 resolve --snapshot-dir "$H" --snapshot "$SNAP" --kallsyms "$W/kallsyms" 0x1
+expect_rc fl4 2 "do not mix" "resolve: --snapshot and --snapshot-dir together are a usage error"
+
 # ---------------------------------------------------------------- resolve --text
 # Text in, text out: any bytes kept, each address followed by its symbol.
 saddr=$(awk '$3 == "schedule" && NF == 3 {print $1; exit}' "$W/kallsyms")
@@ -560,10 +589,10 @@ run k3 resolve --snapshot "$SNAP" --kallsyms "$W/kallsyms" --modules-dir "$DATA/
 check "resolve: dummy's .text after its real unload -> $dfn+0x0 [dummy@$dgen] .text" \
 	grep -qx "$dtext $dfn+0x0 \[dummy@$dgen\] .text" "$W/k3.out"
 run k4 resolve --snapshot "$SNAP" --kallsyms "$W/kallsyms" "$(head -1 "$W/vaddrs")"
-check "resolve: a module address without --modules-dir -> .text+0x.. [vfat] .text" \
-	grep -qE "^$(head -1 "$W/vaddrs") \.text\+0x[0-9a-f]+ \[vfat\] \.text$" "$W/k4.out"
-check "... with a warning that says why it has no symbol (no --modules-dir)" \
-	grep -q "warning: vfat: no modules directory (--modules-dir): its addresses are named by section" "$W/k4.err"
+check "resolve: a module address without --modules-dir -> .text+0x.. [vfat] .text (no modules directory)" \
+	grep -qE "^$(head -1 "$W/vaddrs") \.text\+0x[0-9a-f]+ \[vfat\] \.text \(no modules directory\)$" "$W/k4.out"
+check "... with a warning that says why it has no symbol (no modules directory)" \
+	grep -q "warning: vfat: no modules directory: its addresses are named by section" "$W/k4.err"
 
 # ---------------------------------------------------------------- probe (no lookup file: kallsyms)
 ks() { awk -v s="$1" '$3 == s && NF == 3 {print "0x" $1; exit}' "$W/kallsyms"; }
