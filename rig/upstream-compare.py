@@ -232,6 +232,26 @@ def compare_lookups(b, m):
     check(not bad and n, "lookup: %d answers equal (addresses relative to the offset or the module's text)" % n, bad)
 
 
+def check_history(b, m):
+    """Each boot keeps at most HISTORY_MAX unloaded records, and has a
+    module/NAME@GEN file for each record and for no other."""
+    bad, notes = [], []
+    for side, name in ((b, "kernel"), (m, "module")):
+        recs = rows(side.files.get("modules", []))
+        unloaded = [r for r in recs if r[1] in ("going", "gone")]
+        limit = int(side.info.get("HISTORY_MAX", "-1"))
+        if len(unloaded) > limit:
+            bad.append("%s: %d unloaded records, HISTORY_MAX=%d" % (name, len(unloaded), limit))
+        want = {"module/%s@%s" % (r[0], r[4]) for r in recs}
+        have = {f for f in side.files if re.match(r"module/[^@]+@\d+$", f)}
+        if want != have:
+            bad.append("%s: files without a record %s, records without a file %s"
+                       % (name, sorted(have - want), sorted(want - have)))
+        notes.append("%s: HISTORY_MAX=%d, %d unloaded records kept" % (name, limit, len(unloaded)))
+    check(not bad and b.files and m.files,
+          "history: at most HISTORY_MAX unloaded records, one module/NAME@GEN file per record", bad + notes)
+
+
 def main():
     b, m = Side(dumps(sys.argv[1])), Side(dumps(sys.argv[2]))
     compare_info(b, m)
@@ -240,6 +260,7 @@ def main():
     compare_modules(b, m)
     compare_records(b, m)
     compare_lookups(b, m)
+    check_history(b, m)
     print("KRELOC-TEST-BEGIN compare")
     print("1..%d" % len(results))
     for i, (ok, desc, notes) in enumerate(results, 1):
