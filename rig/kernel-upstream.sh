@@ -17,8 +17,9 @@
 #   upstream/git-<debver>/         a git tree of it; the series is applied
 #                                  on branch series-<hash>
 #   upstream/build-x86_64/         the O= tree, rebuilt incrementally
-#   upstream/<debver>-<key>/       checks.ktap (git am, checkpatch, the
-#                                  build after each patch), modroot/,
+#   upstream/<debver>-<key>/       checks.ktap (git am, format-patch,
+#                                  checkpatch, the build after each
+#                                  patch), format-patch/, modroot/,
 #                                  selftest/, the env file
 #   k/upstream.env                 a copy of the newest env file
 #
@@ -81,10 +82,11 @@ src="$CACHE/src/linux-source-$debver"
 ) 9> "$CACHE/src/.linux-source-$debver.lock"
 
 # A git tree of the pristine source.  Debian's .gitignore ignores every
-# top-level entry, hence add -f.
+# top-level entry, hence add -f.  The base commit is noted inside .git,
+# where the `git clean -fdx` below leaves it.
 git_tree="$CACHE/upstream/git-$debver"
 g() { git -C "$git_tree" -c user.name=kreloc-rig -c user.email=rig@localhost "$@"; }
-if [ ! -f "$git_tree/.kreloc-base" ]; then
+if [ ! -f "$git_tree/.git/kreloc-base" ]; then
 	log "making a git tree of $pkg $debver (once)"
 	rm -rf "$git_tree"
 	cp -a "$src" "$git_tree"
@@ -92,9 +94,9 @@ if [ ! -f "$git_tree/.kreloc-base" ]; then
 	g init -q
 	g add -f -A
 	g commit -q -m "$pkg $debver"
-	g rev-parse HEAD > "$git_tree/.kreloc-base"
+	g rev-parse HEAD > "$git_tree/.git/kreloc-base"
 fi
-base=$(cat "$git_tree/.kreloc-base")
+base=$(cat "$git_tree/.git/kreloc-base")
 
 rm -rf "$res"
 mkdir -p "$res"
@@ -117,6 +119,31 @@ else
 	die "git am failed (see $res/git-am.log)"
 fi
 mapfile -t commits < <(g rev-list --reverse "$base..HEAD")
+
+# The files are what git format-patch makes of the applied series: each
+# patch whole but its first line (git am made new commits, so new hashes)
+# and the signature (the version of git), and the cover letter's
+# shortlog and diffstat (its blurb is written by hand).
+fp="$res/format-patch"
+g format-patch -q --cover-letter -o "$fp" "$base..HEAD"
+fp_body() { sed '1d;/^-- $/,$d' "$1"; }
+fp_tail() { sed -n '/^[^ ].* ([0-9]*):$/,/^-- $/p' "$1"; }
+fp_bad=
+for p in "${patches[@]}" "$top/upstream/0000-cover-letter.patch"; do
+	b=$(basename "$p")
+	case "$b" in
+	0000-*) f=fp_tail ;;
+	*) f=fp_body ;;
+	esac
+	if [ ! -f "$fp/$b" ] || [ -z "$($f "$p")" ] || ! cmp -s <($f "$p") <($f "$fp/$b"); then
+		fp_bad="$fp_bad $b"
+	fi
+done
+if [ -z "$fp_bad" ]; then
+	ok "upstream/ is git format-patch's output of the applied series"
+else
+	notok "upstream/ differs from git format-patch's output of the applied series:$fp_bad (see $fp)"
+fi
 
 # checkpatch.pl --strict on each patch file, with the tree's own script.
 for p in "${patches[@]}"; do
