@@ -3,19 +3,27 @@
  * kreloc - say exactly where the running kernel's image sits relative to
  * its link-time addresses.
  *
- * At load time kreloc pairs link-time anchors, generated at build time from
- * the kernel's System.map or the vmlinux inside its image, with the runtime
+ * kreloc pairs link-time anchors, generated at build time from the
+ * kernel's System.map or the vmlinux inside its image, with the runtime
  * addresses kallsyms gives for the same symbols, checks that each core
- * section's anchors agree, and publishes the per-section offsets in
- * /sys/kernel/debug/kreloc/.
+ * section's anchors agree, and publishes the per-section offsets, and a
+ * record of every module, in /sys/kernel/debug/kreloc/.
+ *
+ * kreloc loads first at boot, so its ->init does only what cannot wait:
+ * it registers the module notifier (from then on no module event is
+ * missed) and creates the files.  Everything that needs the kernel's
+ * symbols (the kprobe bootstrap, the anchors, the modules loaded before
+ * kreloc) is the setup work, queued last; a file's open, and the exported
+ * lookup, wait for it, and answer the errno it failed with if it did
+ * (dmesg says why).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/module.h>
 #include <linux/init.h>
+#include <linux/workqueue.h>
 #include "kreloc.h"
-#include "kreloc_modules.h"
-#include "kreloc_compat.h"
-#include "kreloc_arch/kreloc_arch.h"
-#include "kreloc_hooks.h"
+#include "base/hooks.h"
 
 static struct kreloc_core kreloc_core;
 
@@ -29,70 +37,93 @@ module_param(disable, bool, 0444);
 MODULE_PARM_DESC(disable, "do not load (kreloc.disable=1 on the kernel command line)");
 
 /*
- * Every step that can fail comes before the debugfs files exist (see
- * kreloc_debugfs_init()); the parameters are checked before anything.
+ * The setup, in the order each step needs the one before: the kprobe
+ * bootstrap (kallsyms_lookup_name), the kernel functions found by name,
+ * the core kernel's
+ * relocation and build id, then the modules that were loaded before the
+ * notifier.  A step that fails ends the setup with its errno.
+ */
+static int kreloc_setup_steps(void)
+{
+	int ret;
+
+	kreloc_hook_mark("setup start");
+	ret = kreloc_ksym_init();
+	if (!ret)
+		ret = kreloc_hook_init_step(KRELOC_STEP_CALLS);
+	if (ret)
+		return ret;
+	kreloc_iter_init();
+	kreloc_hook_mark("kallsyms iterators");
+
+	ret = kreloc_core_init(&kreloc_core);
+	if (ret)
+		return ret;
+	kreloc_ksym_init_show_value();
+	ret = kreloc_hook_init_step(KRELOC_STEP_CORE);
+	if (ret)
+		return ret;
+
+	kreloc_hook_scan_window();
+	ret = kreloc_modules_scan();
+	if (!ret)
+		ret = kreloc_hook_init_step(KRELOC_STEP_MODULES);
+	return ret;
+}
+
+static void kreloc_setup(struct work_struct *work)
+{
+	int ret = kreloc_setup_steps();
+	char name[KRELOC_ERRNAME_LEN];
+
+	kreloc_ksym_prefill(NULL);
+	if (ret)
+		pr_err("setup failed (%s): every file answers it; see the messages before\n",
+		       kreloc_errname(ret, name));
+	kreloc_setup_done(ret);
+	kreloc_hook_mark("setup done");
+}
+
+static DECLARE_WORK(kreloc_setup_work, kreloc_setup);
+
+/*
+ * The parameters are checked before anything; the files come last, once
+ * nothing can fail any more (see kreloc_debugfs_init()).
  */
 static int __init kreloc_init(void)
 {
 	int ret;
 
 	if (disable) {
-		pr_info("kreloc: disabled by kreloc.disable\n");
+		pr_info("disabled by kreloc.disable\n");
 		return -ECANCELED;
 	}
 	kreloc_hook_mark("start");
+	kreloc_hook_announce();
 	ret = kreloc_modules_check_params();
 	if (!ret)
 		ret = kreloc_hook_init_step(KRELOC_STEP_PARAMS);
 	if (ret)
 		return ret;
 
-	ret = kreloc_ksym_init();
-	if (ret)
-		return ret;
-	ret = kreloc_hook_init_step(KRELOC_STEP_CALLS);
-	if (ret)
-		goto err_ksym;
-	kreloc_arch_init();
-	kreloc_compat_init();
-	kreloc_hook_mark("arch and compat calls");
-
-	ret = kreloc_core_init(&kreloc_core);
-	if (ret)
-		goto err_ksym;
-	kreloc_ksym_init_show_value();
-	ret = kreloc_hook_init_step(KRELOC_STEP_CORE);
-	if (ret)
-		goto err_core;
-
 	ret = kreloc_modules_init();
 	if (ret)
-		goto err_core;
-	ret = kreloc_hook_init_step(KRELOC_STEP_MODULES);
-	if (ret)
-		goto err_modules;
-	kreloc_ksym_prefill(NULL);
-
-	/* Last: from here on nothing fails. */
+		return ret;
 	ret = kreloc_debugfs_init(&kreloc_core);
-	if (ret)
-		goto err_modules;
-	kreloc_hook_mark("debugfs files");
+	if (ret) {
+		kreloc_modules_exit();
+		return ret;
+	}
+	kreloc_hook_mark("notifier and files");
+	queue_work(system_unbound_wq, &kreloc_setup_work);
 	return 0;
-
-err_modules:
-	kreloc_modules_exit();
-err_core:
-	kreloc_core_exit(&kreloc_core);
-err_ksym:
-	kreloc_ksym_exit();
-	return ret;
 }
 
 static void __exit kreloc_exit(void)
 {
-	kreloc_modules_exit();
+	flush_work(&kreloc_setup_work);
 	kreloc_debugfs_exit();
+	kreloc_modules_exit();
 	kreloc_core_exit(&kreloc_core);
 	kreloc_ksym_exit();
 }

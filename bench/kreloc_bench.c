@@ -3,11 +3,15 @@
  * kreloc_bench - run inside a VM by `make bench`; prints measurements taken
  * in one run, each next to the alternative a tool would use today.
  *
- *   kreloc_bench KRELOC_KO STRIPPED_KO HOOKS_KO DUMMY_KO
+ *   kreloc_bench KRELOC_KO STRIPPED_KO HOOKS_KO DUMMY_KO TWIN_KO TWIN_STRIPPED_KO
  *
  * STRIPPED_KO is KRELOC_KO after strip -g (as DKMS installs it); HOOKS_KO
  * the test build (make KRELOC_TEST_HOOKS=1), which times each step of its
- * init and can time lookups inside the kernel (kreloc_hooks.c).
+ * init and setup and can time lookups inside the kernel (test/); TWIN_KO
+ * kreloc's twin (make KRELOC_BENCH_TWIN=1, test/twin.c): kreloc's objects,
+ * built the same way, with an ->init that does nothing, so that the
+ * loader's own cost for a module of kreloc's size shows apart from
+ * kreloc's.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -201,41 +205,70 @@ static long file_size(const char *path)
 }
 
 #define LOADS 21
+#define NLOAD 5
+
+/* Time from finit_module() until an open of info returns (the setup's end). */
+static double ready_time(const char *ko)
+{
+	int fd = open(ko, O_RDONLY), info;
+	double t0, t;
+
+	if (fd < 0)
+		return -1;
+	syscall(SYS_delete_module, "kreloc", O_NONBLOCK);
+	t0 = now();
+	if (syscall(SYS_finit_module, fd, "", 0)) {
+		close(fd);
+		return -1;
+	}
+	info = open(KDIR "/info", O_RDONLY);
+	t = now() - t0;
+	if (info >= 0)
+		close(info);
+	close(fd);
+	syscall(SYS_delete_module, "kreloc", O_NONBLOCK);
+	return info >= 0 ? t : -1;
+}
 
 /*
- * Alternating loads in one boot: dummy, kreloc, kreloc stripped, each
- * unloaded before the next.  The order rotates from round to round, so
- * that each comes first, second and third equally often: an unload's
- * deferred work slows whatever load follows it.
+ * Rotated loads in one boot: dummy, kreloc, kreloc stripped, the twin,
+ * the twin stripped, each unloaded before the next.  The order rotates
+ * from round to round, so that each comes at every place equally often:
+ * an unload's deferred work slows whatever load follows it.  kreloc's
+ * setup runs in a work item after its ->init, off insmod: the time until
+ * an open of info returns is measured apart.
  */
-static void bench_load(const char *ko, const char *stripped, const char *dummy)
+static void bench_load(const char *ko, const char *stripped, const char *dummy,
+		       const char *twin, const char *twin_stripped)
 {
-	static double d[LOADS], k[LOADS], s[LOADS], u[LOADS];
-	int i, j;
+	static double v[NLOAD][LOADS], u[LOADS], r[LOADS];
+	static const char * const names[NLOAD] = { "dummy", "kreloc", "kreloc", "kreloc",
+						    "kreloc" };
+	const char *kos[NLOAD] = { dummy, ko, stripped, twin, twin_stripped };
+	double m[NLOAD];
+	int i, j, k;
 
 	for (i = 0; i < LOADS; i++) {
-		for (j = 0; j < 3; j++) {
-			switch ((i + j) % 3) {
-			case 0:
-				d[i] = load_time(dummy, "dummy", "");
-				syscall(SYS_delete_module, "dummy", O_NONBLOCK);
-				break;
-			case 1:
-				k[i] = load_time(ko, "kreloc", "");
+		for (j = 0; j < NLOAD; j++) {
+			k = (i + j) % NLOAD;
+			v[k][i] = load_time(kos[k], names[k], "");
+			if (k == 1)
 				u[i] = unload_time("kreloc");
-				break;
-			default:
-				s[i] = load_time(stripped, "kreloc", "");
-				syscall(SYS_delete_module, "kreloc", O_NONBLOCK);
-				break;
-			}
+			else
+				syscall(SYS_delete_module, names[k], O_NONBLOCK);
 		}
+		r[i] = ready_time(ko);
 	}
-	printf("BENCH module load, median of %d alternating loads: dummy %.2f ms; kreloc.ko (%ld bytes) %.2f ms, %.2fx dummy; stripped as DKMS installs it (%ld bytes) %.2f ms, %.2fx dummy\n",
-	       LOADS, median(d, LOADS) * 1e3, file_size(ko), median(k, LOADS) * 1e3,
-	       median(k, LOADS) / median(d, LOADS), file_size(stripped),
-	       median(s, LOADS) * 1e3, median(s, LOADS) / median(d, LOADS));
-	printf("BENCH module unload: kreloc %.2f ms (median)\n", median(u, LOADS) * 1e3);
+	for (k = 0; k < NLOAD; k++)
+		m[k] = median(v[k], LOADS);
+	printf("BENCH module load (insmod), median of %d rotated loads: dummy %.2f ms; kreloc.ko (%ld bytes) %.2f ms, %.2fx dummy; its twin (kreloc's objects, empty ->init; %ld bytes) %.2f ms, %.2fx dummy; kreloc %.2fx its twin\n",
+	       LOADS, m[0] * 1e3, file_size(ko), m[1] * 1e3, m[1] / m[0], file_size(twin),
+	       m[3] * 1e3, m[3] / m[0], m[1] / m[3]);
+	printf("BENCH module load, stripped as DKMS installs it: kreloc (%ld bytes) %.2f ms, %.2fx dummy; twin (%ld bytes) %.2f ms, %.2fx dummy; kreloc %.2fx its twin\n",
+	       file_size(stripped), m[2] * 1e3, m[2] / m[0], file_size(twin_stripped),
+	       m[4] * 1e3, m[4] / m[0], m[2] / m[4]);
+	printf("BENCH kreloc load until its files answer (insmod + the setup work): %.2f ms (median); unload %.2f ms\n",
+	       median(r, LOADS) * 1e3, median(u, LOADS) * 1e3);
 }
 
 /* The kernel log since boot, as one string (static buffer). */
@@ -288,7 +321,7 @@ static void bench_profile(const char *hooks, const char *params, const char *wha
 		const char *log, *p;
 		int step = 0;
 
-		/* Only this load's lines: the last "time start" onwards. */
+		/* Only this load's lines: from its first mark onwards. */
 		total[i] = load_time(hooks, "kreloc", params);
 		syscall(SYS_delete_module, "kreloc", O_NONBLOCK);
 		if (total[i] < 0)
@@ -296,7 +329,7 @@ static void bench_profile(const char *hooks, const char *params, const char *wha
 		log = kmsg();
 		p = log;
 		for (const char *q = log; (q = strstr(q, "kreloc: test: time ")); q++)
-			if (strstr(q, "time before register_kprobe") == q + 14)
+			if (strstr(q, "time register_module_notifier") == q + 14)
 				p = q;
 		for (; (p = strstr(p, "kreloc: test: time ")); p++) {
 			char name[96];
@@ -370,14 +403,13 @@ int main(int argc, char **argv)
 {
 	double a, b;
 
-	if (argc != 5) {
-		fprintf(stderr, "usage: kreloc_bench KRELOC_KO STRIPPED_KO HOOKS_KO DUMMY_KO\n");
+	if (argc != 7) {
+		fprintf(stderr, "usage: kreloc_bench KRELOC_KO STRIPPED_KO HOOKS_KO DUMMY_KO TWIN_KO TWIN_STRIPPED_KO\n");
 		return 2;
 	}
 	setlinebuf(stdout);
-	bench_load(argv[1], argv[2], argv[4]);
-	bench_profile(argv[3], "", "kprobe kept until exit");
-	bench_profile(argv[3], "test_kprobe_now=1", "kprobe unregistered during init");
+	bench_load(argv[1], argv[2], argv[4], argv[5], argv[6]);
+	bench_profile(argv[3], "", "init and setup");
 	bench_profile(argv[3], "test_anchors_by_name=1", "every anchor looked up by name");
 	bench_lookup_kernel(argv[3]);
 	if (load_time(argv[1], "kreloc", "") < 0)

@@ -97,3 +97,34 @@ int kreloc_vmcoreinfo_hex(const u8 *text, size_t len, const char *key,
 	}
 	return found ? 0 : -ENOENT;
 }
+
+int kreloc_vmcoreinfo_bytes(const u8 *text, size_t len, const char *key,
+			    u8 *out, size_t max)
+{
+	size_t klen = strlen(key), pos = 0, n = 0;
+	int found = 0;
+
+	while (pos < len) {
+		const u8 *eol = memchr(text + pos, '\n', len - pos);
+		size_t end = eol ? (size_t)(eol - text) : len, i;
+		int hi, lo;
+
+		if (end - pos > klen && text[pos + klen] == '=' &&
+		    !memcmp(text + pos, key, klen)) {
+			if (found++)
+				return -EINVAL;
+			i = pos + klen + 1;
+			if (i == end || (end - i) % 2 || (end - i) / 2 > max)
+				return -EINVAL;
+			for (n = 0; i < end; i += 2, n++) {
+				hi = hex_to_bin(text[i]);
+				lo = hex_to_bin(text[i + 1]);
+				if (hi < 0 || lo < 0)
+					return -EINVAL;
+				out[n] = (u8)(hi << 4 | lo);
+			}
+		}
+		pos = end + 1;
+	}
+	return found ? (int)n : -ENOENT;
+}

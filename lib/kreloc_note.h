@@ -51,4 +51,19 @@ int kreloc_note_find(const void *notes, size_t len, bool swap,
 int kreloc_vmcoreinfo_hex(const u8 *text, size_t len, const char *key,
 			  u64 *val);
 
+/**
+ * kreloc_vmcoreinfo_bytes() - a hex byte string of the VMCOREINFO text
+ * @text:	the note's descriptor: "KEY=VALUE\n" lines, not NUL-terminated
+ * @len:	its length
+ * @key:	the key, e.g. "BUILD-ID" (written with "%20phN")
+ * @out:	set to the bytes
+ * @max:	size of @out
+ *
+ * Return: the number of bytes (1..@max), -ENOENT if no line has the key,
+ * -EINVAL if its value is not an even number of hex digits making at most
+ * @max bytes, or the key occurs twice.
+ */
+int kreloc_vmcoreinfo_bytes(const u8 *text, size_t len, const char *key,
+			    u8 *out, size_t max);
+
 #endif /* _KRELOC_NOTE_H */

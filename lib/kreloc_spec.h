@@ -12,7 +12,7 @@
  * The longest module and symbol names (with their NUL) of the kernels
  * kreloc supports: MODULE_NAME_LEN on 64-bit, KSYM_NAME_LEN since v6.1
  * (128 before).  Userspace, which cannot see the running kernel's values,
- * uses these; the module uses the kernel's own, and kreloc_compat.c checks
+ * uses these; the module uses the kernel's own, and compat/compat.c checks
  * at build time that they are equal or smaller.
  */
 #define KRELOC_SPEC_MOD_MAX_USER	56

@@ -13,7 +13,14 @@
 #include <linux/string.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
-#include "kreloc_compat.h"	/* hex_to_bin() */
+/*
+ * hex_to_bin(): in <linux/hex.h> on newer kernels, <linux/kernel.h>
+ * before; Kbuild detects which (KRELOC_HAVE_HEX_H).  lib/ is the bottom
+ * layer: it includes nothing of the module's.
+ */
+#ifdef KRELOC_HAVE_HEX_H
+#include <linux/hex.h>
+#endif
 #else
 #include <ctype.h>
 #include <errno.h>

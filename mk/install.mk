@@ -117,12 +117,15 @@ uninstall-dracut:
 		$(DESTDIR)$(DRACUT_MODULES_DIR)/90kreloc/kreloc-load.sh
 	-rmdir $(DESTDIR)$(DRACUT_MODULES_DIR)/90kreloc 2>/dev/null
 
-# What a DKMS build needs, nothing generated.
+# What a DKMS build needs, nothing generated: the module's layers (the
+# directories kreloc.h lists; not test/, which only a test build uses) and
+# the link-time data generator.
+KRELOC_LAYER_DIRS := $(shell sed -n '/Layers, bottom to top:/,/^ \*$$/s|^ \*   \([a-z_]*\)/ .*|\1|p' \
+	$(KRELOC_TOP)/kreloc.h)
 KRELOC_DKMS_FILES = Kbuild Makefile dkms.conf mk/install.mk \
 	$(filter-out kreloc_linked_gen.h,$(notdir $(wildcard $(KRELOC_TOP)/*.c $(KRELOC_TOP)/*.h))) \
-	$(patsubst $(KRELOC_TOP)/%,%,$(wildcard $(KRELOC_TOP)/kreloc_arch/*.c $(KRELOC_TOP)/kreloc_arch/*.h \
-		$(KRELOC_TOP)/lib/*.c $(KRELOC_TOP)/lib/*.h \
-		$(KRELOC_TOP)/tools/*.c $(KRELOC_TOP)/tools/*.h)) \
+	$(patsubst $(KRELOC_TOP)/%,%,$(wildcard $(foreach d,$(KRELOC_LAYER_DIRS),$(KRELOC_TOP)/$(d)/*.c \
+		$(KRELOC_TOP)/$(d)/*.h) $(KRELOC_TOP)/tools/*.c $(KRELOC_TOP)/tools/*.h)) \
 	tools/kreloc-gen-linked.sh tools/kreloc-extract-vmlinux
 
 install-dkms:

@@ -15,7 +15,7 @@
 #    flavour (the make variables other than the link-time source), so the
 #    variants the tests want (system.map, vmlinux, arch, another release's
 #    map...) differ from each other only by kreloc_linked_gen.h: kbuild
-#    recompiles kreloc_linked.c and relinks, instead of building it all.
+#    recompiles state/core.c and relinks, instead of building it all.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -26,7 +26,7 @@ shift 2
 top=$(cd "$(dirname "$0")/.." && pwd)
 src=$(mktemp -d "${TMPDIR:-/tmp}/kreloc-src.XXXXXX")
 trap 'rm -rf "$src"' EXIT
-(cd "$top" && cp -r Kbuild Makefile dkms.conf ./*.c ./*.h kreloc_arch lib tools mk "$src/")
+(cd "$top" && cp -r Kbuild Makefile dkms.conf ./*.c ./*.h $(module_dirs "$top") tools mk "$src/")
 rm -f "$src/tools/kreloc-linkgen" "$src/kreloc_linked_gen.h"
 
 hashsum() { sha256sum | cut -c1-32; }

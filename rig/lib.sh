@@ -178,3 +178,10 @@ mod_root() {
 	[ -n "$d" ] && [ -d "$d/kernel" ] && d=$(cd "$d/../../.." && pwd)
 	echo "$d"
 }
+
+# module_dirs TOP: the module's source directories, bottom to top: the
+# layers kreloc.h lists (its "Layers, bottom to top:" block), then test/.
+module_dirs() {
+	sed -n '/Layers, bottom to top:/,/^ \*$/s|^ \*   \([a-z_]*\)/ .*|\1|p' "$1/kreloc.h"
+	echo test
+}

@@ -95,7 +95,7 @@ cp "$SYSTEM_MAP" "$stage/kreloc/System.map"
 cp "$top/rig/vm-debug-guest.sh" "$stage/kreloc/"
 "$top/rig/stage-modules.sh" "$(mod_root "$MODDIR")" "$KVER" "$stage" dummy vfat bridge
 ei=0
-grep -q ALLOW_ERROR_INJECTION "$top"/*.c && ei=1
+grep -rq ALLOW_ERROR_INJECTION "$top"/base && ei=1
 cat > "$stage/kreloc/params" <<EOT
 CYCLES=$cycles
 FORCED=10

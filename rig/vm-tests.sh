@@ -58,7 +58,7 @@ if [ "$UNAME_M" = aarch64 ]; then
 		> "$work/shifted.map"
 	build shiftedmap LINKED_SOURCE=system.map SYSTEM_MAP="$work/shifted.map"
 fi
-# The test build: fault and delay hooks (kreloc_hooks.c), the main source.
+# The test build: fault and delay hooks (test/hooks.c), the main source.
 build hooks "${main[@]}" KRELOC_TEST_HOOKS=1
 
 make -s -C "$top/selftests/kreloc" KSFT_DIR="$ksft" OUTPUT="$work/stage/kreloc" \
@@ -76,6 +76,17 @@ kmake -s -C "$KDIR" M="$work/build/test_module" "${kargs[@]}" modules >/dev/null
 cp "$work/build/test_module/kreloc_test_mod.ko" \
 	"$work/build/test_module/kreloc_test_slowinit.ko" \
 	"$work/build/test_module/kreloc_test_anchor.ko" "$work/stage/kreloc/"
+# Two users of kreloc's export, against the main build's Module.symvers:
+# one imports the namespace KRELOC, one does not (modpost lets it through
+# only with KBUILD_NSDEPS=1; the kernel must refuse it).
+imp="$work/build/import_module"
+mkdir -p "$imp/policy"
+cp "$top/selftests/kreloc/import_module/"*.c "$top/selftests/kreloc/import_module/Kbuild" "$imp/"
+cp "$top/policy/kreloc_export.h" "$imp/policy/"
+kmake -s -C "$KDIR" M="$imp" "${kargs[@]}" KRELOC_SRC="$imp" KBUILD_NSDEPS=1 \
+	KBUILD_EXTRA_SYMBOLS="$work/build/$mainko/Module.symvers" modules >/dev/null 2>&1 ||
+	die "cannot build the modules that use kreloc's export"
+cp "$imp/kreloc_test_import.ko" "$imp/kreloc_test_noimport.ko" "$work/stage/kreloc/"
 modroot=$(mod_root "${MODDIR:-}")
 if [ -n "$modroot" ] && [ -n "$(find "$modroot/lib/modules/$KVER/kernel" -name 'dummy.ko*' 2>/dev/null)" ]; then
 	"$top/rig/stage-modules.sh" "$modroot" "$KVER" "$work/stage" dummy vfat bridge
@@ -95,6 +106,12 @@ fi
 		kbti=y
 	fi
 	echo "kbti='$kbti'"
+	# Whether every static call is patched inline (x86_64: direct calls).
+	kinline=n
+	if grep -qx 'CONFIG_HAVE_STATIC_CALL_INLINE=y' "$KDIR/.config" 2>/dev/null; then
+		kinline=y
+	fi
+	echo "kinline='$kinline'"
 	cat <<'EOT'
 # Runs inside the VM: each test is one KTAP block.
 run() {
@@ -149,21 +166,25 @@ if [ -e modules/shiftedmap/kreloc.ko ]; then
 		--dmesg "own offset disagrees with the anchors"
 fi
 dmesg_clean core
-run calls ./kreloc_calls_test --ko "$ko" --decoy-ko "$hooks"
+run calls ./kreloc_calls_test --ko "$ko" --decoy-ko "$hooks" --static-call-inline "$kinline"
 dmesg_clean calls
 dummy=$(find /lib/modules -name dummy.ko 2>/dev/null | head -1)
 run modules ./kreloc_modules_test --ko "$ko" \
-	--test-ko kreloc_test_mod.ko --dummy-ko "$dummy" --anchor-ko kreloc_test_anchor.ko
+	--test-ko kreloc_test_mod.ko --dummy-ko "$dummy" --anchor-ko kreloc_test_anchor.ko \
+	--hooks-ko "$hooks" --arch-ko modules/arch/kreloc.ko
 dmesg_clean modules
+run import ./kreloc_import_test --ko "$ko" --import-ko kreloc_test_import.ko \
+	--noimport-ko kreloc_test_noimport.ko
+dmesg_clean import
 run lookup ./kreloc_lookup_test --ko "$ko" --hooks-ko "$hooks"
-dmesg_clean lookup
+dmesg_clean lookup --nosym-ko "$hooks"
 run init ./kreloc_init_test --hooks-ko "$hooks"
 dmesg_clean init
 run race ./kreloc_race_test --hooks-ko "$hooks" --slow-ko kreloc_test_slowinit.ko \
 	--test-ko kreloc_test_mod.ko --dummy-ko "$dummy"
 dmesg_clean race --leak-ko "$hooks"
 # Lockdown cannot be lowered again: last.
-run lockdown ./kreloc_lockdown_test --ko "$ko"
+run lockdown ./kreloc_lockdown_test --ko "$ko" --import-ko kreloc_test_import.ko
 EOT
 } > "$work/stage/kreloc/job"
 chmod +x "$work/stage/kreloc/job"
@@ -177,7 +198,7 @@ log "booting $KVER for the selftests${kaddr[1]:+, relocated to ${kaddr[1]}}"
 vmrc=0
 "$top/rig/run-vm.sh" "${kaddr[@]}" "$envf" "$work/stage" "$work/console.log" "" "$work/output.log" || vmrc=$?
 # The job's blocks, each of which must run (add new ones here too).
-plan="core-system.map core-vmlinux core-arch core-othermap-refused modules lookup"
+plan="core-system.map core-vmlinux core-arch core-othermap-refused modules import lookup"
 [ "$UNAME_M" != aarch64 ] || plan="$plan arm64-cpu"
 KRELOC_PLAN="$plan" \
 	KRELOC_TAG="$UNAME_M $KVER${kaddr[1]:+ at ${kaddr[1]}}" \

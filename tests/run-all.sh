@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The whole kreloc test suite (`make check`): host unit tests, the CLI's host
-# tests, the rig's log checkers, lint (checkpatch --strict, sparse), then per
-# target kernel a QEMU boot running the selftests and two running the CLI,
-# then the DKMS and initramfs boot tests.  Installs its own prerequisites.
+# tests, the rig's log checkers and the module's layering, lint (checkpatch
+# --strict, sparse), then per target kernel a QEMU boot running the
+# selftests and two running the CLI, then the DKMS and initramfs boot tests.  Installs its own prerequisites.
 # Ends with one line "N passed, N failed, N skipped"; exits non-zero on any
 # failure.
 #
@@ -115,9 +115,11 @@ run_tools() {
 	KRELOC_TAG=host "$top/rig/ktap.sh" "$run/tools.out" /dev/null "$RESULTS"
 }
 
-# The rig's log checkers and its job pool, on the host.
+# The rig's log checkers and its job pool, and the module's layering
+# (rig/check-layers.pl, seen failing on an upward call), on the host.
 run_rig() {
-	{ "$top/tests/rig/run.sh"; "$top/tests/rig/test_jobs.sh"; "$top/tests/rig/test_runvm.sh"; } > "$run/rig.out" 2>&1
+	{ "$top/tests/rig/run.sh"; "$top/tests/rig/test_jobs.sh"; "$top/tests/rig/test_runvm.sh";
+	  "$top/tests/rig/test_layers.sh"; } > "$run/rig.out" 2>&1
 	KRELOC_TAG=host "$top/rig/ktap.sh" "$run/rig.out" /dev/null "$RESULTS"
 }
 
@@ -189,7 +191,7 @@ for t in $targets; do
 done
 job "host unit tests" run_unit
 job "tools (host)" run_tools
-job "rig log checkers, job pool (host)" run_rig
+job "rig log checkers, job pool, module layering (host)" run_rig
 job "lint" run_lint
 
 run_jobs "$max_jobs" "$run"

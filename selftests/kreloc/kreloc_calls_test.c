@@ -4,6 +4,7 @@
  * name, checked against the kernel's own memory in /proc/kcore.
  *
  *   kreloc_calls_test --ko kreloc.ko [--decoy-ko kreloc-hooks.ko]
+ *                     [--static-call-inline y|n]
  *
  * On a kernel built with CONFIG_X86_KERNEL_IBT the kernel overwrites the
  * ENDBR64 (f3 0f 1e fa) of every function whose address it never takes
@@ -11,6 +12,10 @@
  * such a "sealed" function is a #CP fault.  QEMU's TCG does not enforce
  * IBT, so this test reads the code instead:
  *   - info lists CALL_PATH and each function with CALL(name)=address;
+ *   - CALL_PATH is static_call only on x86_64 with
+ *     CONFIG_HAVE_STATIC_CALL_INLINE (--static-call-inline y, from the
+ *     kernel's configuration), where every static call is a direct call,
+ *     and indirect everywhere else;
  *   - with CALL_PATH=indirect every function must start with ENDBR64;
  *   - with CALL_PATH=static_call every call site of kreloc.ko (its
  *     .static_call_sites, as the kernel keeps them in module memory) must
@@ -283,9 +288,10 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "ko", required_argument, NULL, 'k' },
 		{ "decoy-ko", required_argument, NULL, 'd' },
+		{ "static-call-inline", required_argument, NULL, 'i' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *ko = NULL, *decoy = NULL;
+	const char *ko = NULL, *decoy = NULL, *inl = "";
 	int c, ibt, n, bad = 0;
 	struct utsname u;
 
@@ -293,6 +299,7 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'k': ko = optarg; break;
 		case 'd': decoy = optarg; break;
+		case 'i': inl = optarg; break;
 		default: return 2;
 		}
 	}
@@ -311,15 +318,17 @@ int main(int argc, char **argv)
 			 "info: CALL_PATH=%s; %d CALL(name)= lines, each at its /proc/kallsyms address\n",
 			 path, nr_calls);
 	if (!x86) {
-		/* No static calls (ppc64): the generic static_call is a pointer. */
+		/* Any static call here may be indirect: targets are checked. */
 		ksft_test_result(!strcmp(path, "indirect"), "CALL_PATH=indirect here\n");
 		kr_unload_module("kreloc");
 		ksft_finished();
 	}
 	ibt = ibt_kernel();
-	ksft_print_msg("IBT kernel: %s\n", ibt > 0 ? "yes" : ibt == 0 ? "no" : "unknown");
-	ksft_test_result(!strcmp(path, "static_call"),
-			 "x86_64 has static calls: CALL_PATH=static_call\n");
+	ksft_print_msg("IBT kernel: %s; CONFIG_HAVE_STATIC_CALL_INLINE: %s\n",
+		       ibt > 0 ? "yes" : ibt == 0 ? "no" : "unknown", *inl ? inl : "not given");
+	ksft_test_result(!strcmp(path, strcmp(inl, "n") ? "static_call" : "indirect"),
+			 "CALL_PATH=static_call exactly where static calls are inline (x86_64, HAVE_STATIC_CALL_INLINE=%s)\n",
+			 *inl ? inl : "y");
 	ksft_test_result(ibt >= 0 && (!ibt || strcmp(path, "indirect") || !indirect_targets_ok()),
 			 "no function kreloc calls through a pointer lacks ENDBR64 (IBT kernel: %s)\n",
 			 ibt > 0 ? "yes" : "no");

@@ -4,6 +4,7 @@
  * offset to the kernel log.
  *
  *   kreloc_dmesg_test --ko kreloc.ko --name SCENARIO [--leak-ko kreloc-hooks.ko]
+ *                     [--nosym-ko kreloc-hooks.ko]
  *
  * Run after each scenario of the job: it checks the kreloc lines logged
  * since its previous run (the last sequence number is kept in
@@ -13,7 +14,10 @@
  * /proc/kallsyms (but not x86_64's per-cpu offsets, which KASLR does not
  * move).  The numbers come from a fresh load of --ko and from
  * /proc/kallsyms.  With --leak-ko, a test build that prints the offset on
- * purpose must be caught.  Output is KTAP.
+ * purpose must be caught.  With --nosym-ko, a test build whose bootstrap
+ * kprobe is taken to land where kallsyms has no symbol (sprint_symbol()
+ * then writes the address itself) must fail its setup saying so, with no
+ * address in the log.  Output is KTAP.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -163,9 +167,10 @@ int main(int argc, char **argv)
 		{ "ko", required_argument, NULL, 'k' },
 		{ "leak-ko", required_argument, NULL, 'l' },
 		{ "name", required_argument, NULL, 'n' },
+		{ "nosym-ko", required_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *ko = NULL, *leak_ko = NULL, *name = "";
+	const char *ko = NULL, *leak_ko = NULL, *nosym_ko = NULL, *name = "";
 	long long seq = -1;
 	int c, bad, lines;
 	char *s;
@@ -175,6 +180,7 @@ int main(int argc, char **argv)
 		case 'k': ko = optarg; break;
 		case 'l': leak_ko = optarg; break;
 		case 'n': name = optarg; break;
+		case 's': nosym_ko = optarg; break;
 		default: return 2;
 		}
 	}
@@ -183,7 +189,7 @@ int main(int argc, char **argv)
 		ksft_exit_fail_msg("usage: --ko KO --name SCENARIO [--leak-ko KO]\n");
 	if (geteuid())
 		ksft_exit_skip("must be run as root\n");
-	ksft_set_plan(leak_ko ? 2 : 1);
+	ksft_set_plan(1 + !!leak_ko + !!nosym_ko);
 	if (regcomp(&hexre, "0x[0-9a-fA-F]{8,}", REG_EXTENDED | REG_NOSUB) || collect(ko))
 		ksft_exit_fail_msg("cannot load %s or read its numbers\n", ko);
 	s = kr_read_file(SEQ_FILE, NULL);
@@ -202,6 +208,22 @@ int main(int argc, char **argv)
 		bad = kr_load_module(leak_ko, "test_leak_offset=1") ? -1 : check_since(&seq, &lines);
 		kr_unload_module("kreloc");
 		ksft_test_result(bad > 0, "the check catches a test build printing the offset and an address\n");
+	}
+	if (nosym_ko) {
+		long long from = seq;
+		char *log;
+		int said;
+
+		kr_unload_module("kreloc");
+		kr_load_module(nosym_ko, "test_kprobe_nosym=1");
+		kr_unload_module("kreloc");
+		bad = check_since(&seq, &lines);
+		log = kr_kmsg(from, NULL);
+		said = log && strstr(log, "kreloc: kprobe on kallsyms_lookup_name landed where kallsyms has no symbol");
+		free(log);
+		ksft_test_result(!bad && said,
+				 "a kprobe landing where kallsyms has no symbol: the setup fails saying so, no address in dmesg (%d lines)\n",
+				 lines);
 	}
 	if (asprintf(&s, "%lld\n", seq) > 0) {
 		kr_write_file(SEQ_FILE, s);

@@ -174,6 +174,29 @@ static void test_markers(void)
 	ksft_test_result(!bad, "_text and _stext resolve to themselves (ENOENT where kallsyms lacks _text)\n");
 }
 
+/*
+ * kreloc's bootstrap kprobe on kallsyms_lookup_name is gone once its setup
+ * is done (kr_load_module() waits for that): kprobes/list names no probe
+ * on it.
+ */
+static void test_kprobe_gone(void)
+{
+	char *list = kr_read_file("/sys/kernel/debug/kprobes/list", NULL);
+	char *line, *save = NULL;
+	int found = 0;
+
+	for (line = list ? strtok_r(list, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (strstr(line, "kallsyms_lookup_name+")) {
+			ksft_print_msg("kprobes/list: %s\n", line);
+			found = 1;
+		}
+	}
+	ksft_test_result(list && !found,
+			 "after the setup, kprobes/list has no probe on kallsyms_lookup_name\n");
+	free(list);
+}
+
 /* Address the kernel's own kprobe for @sym has, from kprobes/list. */
 static int kernel_probe_addr(const char *sym, uint64_t *addr)
 {
@@ -325,22 +348,29 @@ static void test_module_scope(void)
 			 "kreloc:kreloc_kprobe_lookup_name resolves in module kreloc, TYPE text\n");
 }
 
-static void test_errors(void)
+/* A static name kallsyms has more than once (code, as lookup finds it). */
+static const struct sysmap_sym *find_dup(void)
 {
-	const struct sysmap_sym *dup = NULL;
-	char longname[700];
-	struct answer a;
 	size_t i;
-	int fd, ret;
 
-	for (i = 0; i < ks.nr && !dup; i++) {
+	for (i = 0; i < ks.nr; i++) {
 		const char *n = ks.syms[i].name;
 
 		if (!ks.syms[i].module && ks.syms[i].type == 't' && (n[0] == '.') == abi_v1 &&
 		    !strchr(n + abi_v1, '.') && strncmp(n + abi_v1, "__pfx_", 6) &&
 		    sysmap_count(&ks, n) > 1)
-			dup = &ks.syms[i];
+			return &ks.syms[i];
 	}
+	return NULL;
+}
+
+static void test_errors(void)
+{
+	const struct sysmap_sym *dup = find_dup();
+	char longname[700];
+	struct answer a;
+	int fd, ret;
+
 	if (dup) {
 		/* ELFv1: the plain name must find the duplicate ".name" code symbols. */
 		ret = lookup(dup->name + abi_v1, &a);
@@ -532,6 +562,37 @@ static void test_err_enomem(const char *ko, const char *hooks_ko)
 	ksft_test_result(ok, "after an injected ENOMEM the next read is one line ERR ENOMEM; the next lookup works\n");
 }
 
+/*
+ * Without the kernel's symbol iterators (a test build's
+ * test_no_iterators=1) kreloc cannot tell whether a name is unique: it
+ * must refuse (EOPNOTSUPP), the ambiguous name included, not answer with
+ * the first match.
+ */
+static void test_err_no_iterators(const char *ko, const char *hooks_ko)
+{
+	const struct sysmap_sym *dup = find_dup();
+	const char *name = dup ? dup->name + abi_v1 : text_sym;
+	struct answer a;
+	int r1 = 0, r2 = 0, ok;
+
+	if (!hooks_ko) {
+		ksft_test_result_skip("no test build given: the iterators are not taken away\n");
+		return;
+	}
+	kr_unload_module("kreloc");
+	ok = !kr_load_module(hooks_ko, "test_no_iterators=1");
+	if (ok) {
+		r1 = lookup(name, &a);
+		r2 = lookup(text_sym, &a);
+	}
+	ksft_print_msg("without the iterators: %s: %s; %s: %s\n", name, strerror(-r1), text_sym,
+		       strerror(-r2));
+	kr_unload_module("kreloc");
+	kr_load_module(ko, NULL);
+	ksft_test_result(ok && r1 == -EOPNOTSUPP && r2 == -EOPNOTSUPP,
+			 "without the kernel's symbol iterators a name, ambiguous or not, is refused (EOPNOTSUPP)\n");
+}
+
 static void test_perm(void)
 {
 	pid_t pid = fork();
@@ -577,10 +638,11 @@ int main(int argc, char **argv)
 		ksft_exit_fail_msg("usage: --ko KO\n");
 	if (geteuid())
 		ksft_exit_skip("must be run as root\n");
-	ksft_set_plan(18);
+	ksft_set_plan(20);
 	kr_unload_module("kreloc");
 	ksft_test_result(!kr_load_module(ko, NULL) && !stat(LOOKUP, &st) &&
 			 (st.st_mode & 0777) == 0600, "load; lookup is 0600\n");
+	test_kprobe_gone();
 	if (sysmap_load(&ks, "/proc/kallsyms") || sysmap_index(&ks))
 		ksft_exit_fail_msg("cannot read /proc/kallsyms\n");
 	abi_v1 = sysmap_lookup(&ks, ".kernel_clone") != NULL;
@@ -600,6 +662,7 @@ int main(int argc, char **argv)
 	test_per_open();
 	test_perm();
 	test_err_enomem(ko, hooks_ko);
+	test_err_no_iterators(ko, hooks_ko);
 	ksft_test_result(kr_unload_module("kreloc") == 0, "unload\n");
 	ksft_finished();
 }

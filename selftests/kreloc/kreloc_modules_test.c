@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include "kselftest.h"
 #include "kreloc_util.h"
@@ -43,7 +44,7 @@ struct mrec {
 	int nr_sects;
 };
 
-static const char *kreloc_ko, *test_ko, *dummy_ko, *anchor_ko;
+static const char *kreloc_ko, *test_ko, *dummy_ko, *anchor_ko, *hooks_ko, *arch_ko;
 
 /* Parse module/SPEC; 0, -ENOENT, or -EINVAL (with a diagnostic). */
 static int read_mrec(const char *spec, struct mrec *r)
@@ -586,8 +587,72 @@ static void test_module_list(void)
 	if (info)
 		kr_kv(info, "MODULE_LIST", how, sizeof(how));
 	free(info);
-	ksft_test_result(!strcmp(how, "kallsyms") || !strcmp(how, "linked"),
+	ksft_test_result(!strcmp(how, "kallsyms") || !strcmp(how, "linked") ||
+			 !strcmp(how, "image"),
 			 "module list head found exactly: MODULE_LIST=%s\n", how);
+}
+
+/* MODULE_LIST of kreloc @ko loaded with @params, dummy loaded before it. */
+static int list_with_dummy_before(const char *ko, const char *params, char *how, size_t len,
+				  struct mrec *r, int *live)
+{
+	char *info;
+	int ok;
+
+	kr_unload_module("kreloc");
+	kr_load_module(dummy_ko, NULL);
+	ok = !kr_load_module(ko, params) && (info = kr_read_file(KRELOC_DIR "/info", NULL));
+	*how = '\0';
+	if (ok) {
+		kr_kv(info, "MODULE_LIST", how, len);
+		free(info);
+	}
+	*live = ok && !read_mrec("dummy", r) && !strcmp(r->state, "live") &&
+		sections_match_sysfs("dummy", r) > 0;
+	return ok ? 0 : -1;
+}
+
+/*
+ * Without kallsyms' "modules" or a link-time one, the head is the one node
+ * of kreloc's list inside the kernel image.  A test build that may use no
+ * other way (test_module_list=image) must find it, and record dummy,
+ * loaded before it, with its sections.  And a build from the arch link
+ * base alone, which has no link-time "modules" (what a Debian user of
+ * arm64 6.1 has: no KALLSYMS_ALL, a placeholder System.map), must find
+ * it one way or another, except where the arch cannot tell the image's
+ * size from the link base (ppc64: its users have the vmlinux).
+ */
+static void test_module_list_image(void)
+{
+	char how[32];
+	struct mrec r;
+	int live;
+	struct utsname u;
+
+	if (!hooks_ko) {
+		ksft_test_result_skip("no test build given: the image method is not forced\n");
+	} else {
+		list_with_dummy_before(hooks_ko, "test_module_list=image", how, sizeof(how), &r,
+				       &live);
+		ksft_test_result(!strcmp(how, "image") && live,
+				 "module list head found as the one node in the kernel image (MODULE_LIST=%s), dummy loaded before kreloc recorded live with its sections\n",
+				 how);
+	}
+	if (!arch_ko || access(arch_ko, R_OK)) {
+		ksft_test_result_skip("no build from the arch link base given\n");
+		load_kreloc(NULL);
+		return;
+	}
+	list_with_dummy_before(arch_ko, NULL, how, sizeof(how), &r, &live);
+	uname(&u);
+	if (!strcmp(how, "none") && !strncmp(u.machine, "ppc64", 5))
+		ksft_test_result_skip("built from the arch link base, ppc64 knows no image size: MODULE_LIST=none\n");
+	else
+		ksft_test_result(strcmp(how, "none") && *how && live,
+				 "built from the arch link base alone: MODULE_LIST=%s, dummy loaded before kreloc recorded live with its sections\n",
+				 how);
+	/* The tests after this one read the main build's records. */
+	load_kreloc(NULL);
 }
 
 /*
@@ -653,6 +718,8 @@ int main(int argc, char **argv)
 		{ "dummy-ko", required_argument, NULL, 'd' },
 		{ "cycles", required_argument, NULL, 'c' },
 		{ "anchor-ko", required_argument, NULL, 'a' },
+		{ "hooks-ko", required_argument, NULL, 'h' },
+		{ "arch-ko", required_argument, NULL, 'A' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, cycles = 200;
@@ -665,6 +732,8 @@ int main(int argc, char **argv)
 		case 'd': dummy_ko = optarg; break;
 		case 'c': cycles = atoi(optarg); break;
 		case 'a': anchor_ko = optarg; break;
+		case 'h': hooks_ko = optarg; break;
+		case 'A': arch_ko = optarg; break;
 		default: return 2;
 		}
 	}
@@ -675,7 +744,7 @@ int main(int argc, char **argv)
 		ksft_exit_skip("must be run as root\n");
 	if (access(kreloc_ko, R_OK) || access(test_ko, R_OK) || access(dummy_ko, R_OK))
 		ksft_exit_skip("modules not found\n");
-	ksft_set_plan(20);
+	ksft_set_plan(22);
 
 	test_before_and_sysfs();
 	test_module_list();
@@ -686,6 +755,7 @@ int main(int argc, char **argv)
 	test_history_bound();
 	test_stress(cycles);
 	test_anchor_decoys();
+	test_module_list_image();
 	test_dmesg_clean();
 	kr_unload_module("bridge");
 	kr_unload_module("kreloc");

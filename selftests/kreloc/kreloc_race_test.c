@@ -12,7 +12,12 @@
  * race happens every time:
  *   1. a module blocked in ->init (COMING) fails while the scan sleeps;
  *   2. the live module the scan holds is force-removed (rmmod -f) while
- *      it sleeps, and a new module is loaded meanwhile.
+ *      it sleeps, and a new module is loaded meanwhile;
+ *   3. a module is loaded between kreloc's notifier (registered in
+ *      ->init) and its scan (in the setup work), which test_scan_window_ms
+ *      holds open: the notifier records it and the scan finds it on the
+ *      kernel's list; it must have one record, and none left live once
+ *      it is unloaded.
  * Afterwards no record may be live under a name the kernel no longer has,
  * every live record's text must be where /proc/modules says,
  * and the kernel log must be free of Oops/BUG/WARNING.  Output is KTAP.
@@ -35,18 +40,44 @@
 
 static const char *hooks_ko, *slow_ko, *test_ko, *dummy_ko;
 
-/* Wait until test_scan_state is 1 (the scan sleeps); 0 or -1. */
-static int wait_scan_sleeping(void)
+/* Wait until test_scan_state is @state; 0 or -1. */
+static int wait_scan_state(const char *state)
 {
 	char v[16];
 	int i;
 
 	for (i = 0; i < 500; i++) {
-		if (!kr_module_param("kreloc", "test_scan_state", v, sizeof(v)) && !strcmp(v, "1"))
+		if (!kr_module_param("kreloc", "test_scan_state", v, sizeof(v)) && !strcmp(v, state))
 			return 0;
 		usleep(10000);
 	}
 	return -1;
+}
+
+/* Wait until the scan sleeps (test_scan_delay_ms). */
+static int wait_scan_sleeping(void)
+{
+	return wait_scan_state("1");
+}
+
+/* The records of @name in "modules": live or coming ones, and all. */
+static void count_records(const char *name, int *live, int *all)
+{
+	char *text = kr_read_file(KRELOC_DIR "/modules", NULL), *line, *save = NULL;
+
+	*live = *all = 0;
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char nm[64], st[16];
+
+		if (line[0] == '#' || sscanf(line, "%63s %15s", nm, st) != 2 || strcmp(nm, name))
+			continue;
+		(*all)++;
+		if (!strcmp(st, "live") || !strcmp(st, "coming"))
+			(*live)++;
+		ksft_print_msg("record: %s\n", line);
+	}
+	free(text);
 }
 
 static int wait_initstate(const char *mod, const char *state)
@@ -219,6 +250,39 @@ static void race_force_remove(void)
 	kr_unload_module("dummy");
 }
 
+/* 3: a module loaded between kreloc's notifier and its scan. */
+static void race_window(void)
+{
+	int kr, kr_err, loaded, live, all, live_after, all_after, splat;
+	long long seq;
+	char *log;
+
+	free(kr_kmsg(-1, &seq));
+	kr_unload_module("kreloc");
+	kr_unload_module("kreloc_test_mod");
+	kr = kr_load_module_async(hooks_ko, "test_scan_window_ms=" DELAY_MS);
+	if (wait_scan_state("3"))
+		ksft_print_msg("the setup never slept before the scan\n");
+	loaded = !kr_load_module(test_ko, NULL);
+	kr_err = kr_wait_load(kr);
+	count_records("kreloc_test_mod", &live, &all);
+	ksft_test_result(!kr_err && loaded && live == 1 && all == 1,
+			 "a module loaded between the notifier and the scan has one record, live (%d live, %d in all)\n",
+			 live, all);
+	kr_unload_module("kreloc_test_mod");
+	count_records("kreloc_test_mod", &live_after, &all_after);
+	ksft_test_result(live_after == 0 && all_after == 1,
+			 "unloaded, no record of it is left live, one is in the history (%d live, %d in all)\n",
+			 live_after, all_after);
+	log = kr_kmsg(seq, NULL);
+	splat = !log || kr_kmsg_splat(log);
+	if (splat && log)
+		ksft_print_msg("dmesg:\n%s", log);
+	ksft_test_result(!splat, "no Oops, BUG or WARNING\n");
+	free(log);
+	kr_unload_module("kreloc");
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -246,8 +310,9 @@ int main(int argc, char **argv)
 		ksft_exit_skip("must be run as root\n");
 	if (access(dummy_ko, R_OK))
 		ksft_exit_skip("%s: %s\n", dummy_ko, strerror(errno));
-	ksft_set_plan(9);
+	ksft_set_plan(12);
 	race_failing_init();
 	race_force_remove();
+	race_window();
 	ksft_finished();
 }

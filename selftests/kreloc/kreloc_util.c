@@ -104,7 +104,7 @@ int kr_kv_hex(const char *text, const char *key, uint64_t *val)
 	return kr_hex(buf, val) ? -1 : 0;
 }
 
-int kr_load_module(const char *ko, const char *params)
+int kr_load_module_nowait(const char *ko, const char *params)
 {
 	int fd = open(ko, O_RDONLY | O_CLOEXEC);
 	int ret;
@@ -113,6 +113,20 @@ int kr_load_module(const char *ko, const char *params)
 		return -1;
 	ret = syscall(SYS_finit_module, fd, params ? params : "", 0);
 	close(fd);
+	return ret;
+}
+
+int kr_load_module(const char *ko, const char *params)
+{
+	const char *base = strrchr(ko, '/');
+	int ret = kr_load_module_nowait(ko, params), fd;
+
+	/* kreloc: until its setup work is done (an open waits for it). */
+	if (!ret && !strcmp(base ? base + 1 : ko, "kreloc.ko")) {
+		fd = open(KRELOC_DIR "/info", O_RDONLY | O_CLOEXEC);
+		if (fd >= 0)
+			close(fd);
+	}
 	return ret;
 }
 

@@ -17,7 +17,13 @@ int kr_kv_hex(const char *text, const char *key, uint64_t *val);
 /* Parse "0x..." or "-" (returns 1 for "-"), 0 ok, -1 malformed. */
 int kr_hex(const char *s, uint64_t *val);
 
+/*
+ * Load a module; for kreloc.ko, return once its setup work is done
+ * (whether it failed or not), as a first read of its files would.
+ */
 int kr_load_module(const char *ko, const char *params);
+/* Load a module and return as soon as its ->init has. */
+int kr_load_module_nowait(const char *ko, const char *params);
 int kr_unload_module(const char *name);
 
 /* The running kernel's GNU build id as hex, from /sys/kernel/notes. */

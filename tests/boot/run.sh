@@ -85,7 +85,7 @@ t_end() { echo "KRELOC-TEST-END $T_NAME rc=$T_FAIL" >&3; }
 # --- the source tree, as the lead's Makefile will have it ------------------
 src="$work/src"
 mkdir -p "$src"
-(cd "$top" && cp -r Kbuild Makefile ./*.c ./*.h kreloc_arch lib tools dkms.conf mk packaging "$src/")
+(cd "$top" && cp -r Kbuild Makefile ./*.c ./*.h $(module_dirs "$top") tools dkms.conf mk packaging "$src/")
 rm -f "$src/kreloc_linked_gen.h" "$src/tools/kreloc-linkgen"
 if ! grep -q '^include mk/install.mk' "$src/Makefile"; then
 	# Until the top Makefile includes mk/install.mk: its old install rule

@@ -382,6 +382,41 @@ static void test_vmcoreinfo_values(void)
 	CHECK_INT(vhex("KERNELOFFSET=1\nKERNELOFFSET=1\n", "KERNELOFFSET", &v), -EINVAL);
 }
 
+static int vbytes(const char *text, const char *key, u8 *out, size_t max)
+{
+	size_t len = strlen(text);
+	u8 *copy = malloc(len ? len : 1);	/* exact size: ASan sees over-reads */
+	int ret;
+
+	memcpy(copy, text, len);
+	ret = kreloc_vmcoreinfo_bytes(copy, len, key, out, max);
+	free(copy);
+	return ret;
+}
+
+/* BUILD-ID=%20phN, as kernel/crash_core.c (v5.9+) writes it. */
+static void test_vmcoreinfo_build_id(void)
+{
+	static const u8 want[20] = {
+		0xd3, 0x4e, 0xbf, 0xe0, 0xb6, 0x41, 0xcd, 0xfd, 0xc5, 0x46,
+		0x0d, 0x84, 0xa5, 0xd1, 0xf9, 0x38, 0x00, 0x50, 0xeb, 0x97,
+	};
+	u8 id[KRELOC_BUILD_ID_MAX], small[4];
+
+	CHECK_INT(vbytes(vmcoreinfo, "BUILD-ID", id, sizeof(id)), 20);
+	CHECK(!memcmp(id, want, sizeof(want)));
+	CHECK_INT(vbytes("X=1\nBUILD-ID=0aFf", "BUILD-ID", small, sizeof(small)), 2);
+	CHECK(small[0] == 0x0a && small[1] == 0xff);
+	CHECK_INT(vbytes(vmcoreinfo, "BUILD", id, sizeof(id)), -ENOENT);
+	CHECK_INT(vbytes("", "BUILD-ID", id, sizeof(id)), -ENOENT);
+	/* Odd, not hex, empty, longer than the buffer, twice. */
+	CHECK_INT(vbytes("BUILD-ID=abc\n", "BUILD-ID", id, sizeof(id)), -EINVAL);
+	CHECK_INT(vbytes("BUILD-ID=zz\n", "BUILD-ID", id, sizeof(id)), -EINVAL);
+	CHECK_INT(vbytes("BUILD-ID=\n", "BUILD-ID", id, sizeof(id)), -EINVAL);
+	CHECK_INT(vbytes("BUILD-ID=0102030405\n", "BUILD-ID", small, sizeof(small)), -EINVAL);
+	CHECK_INT(vbytes("BUILD-ID=01\nBUILD-ID=01\n", "BUILD-ID", id, sizeof(id)), -EINVAL);
+}
+
 static const struct unit_case cases[] = {
 	UNIT_CASE(test_found_after_other_notes),
 	UNIT_CASE(test_big_endian),
@@ -393,6 +428,7 @@ static const struct unit_case cases[] = {
 	UNIT_CASE(test_huge_sizes),
 	UNIT_CASE(test_vmcoreinfo_note),
 	UNIT_CASE(test_vmcoreinfo_values),
+	UNIT_CASE(test_vmcoreinfo_build_id),
 };
 
 UNIT_MAIN(cases)
