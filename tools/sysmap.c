@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* sysmap.c - System.map / /proc/kallsyms parser. */
-#define _POSIX_C_SOURCE 200809L
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* qsort_r */
+#endif
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -229,12 +231,12 @@ const struct sysmap_sym *sysmap_find(const struct sysmap *map, const char *name)
 	return NULL;
 }
 
-static const struct sysmap *sort_map;
-
-static int cmp_idx(const void *a, const void *b)
+/* (qsort_r: several threads may index maps at once) */
+static int cmp_idx(const void *a, const void *b, void *arg)
 {
-	const struct sysmap_sym *x = &sort_map->syms[*(const size_t *)a];
-	const struct sysmap_sym *y = &sort_map->syms[*(const size_t *)b];
+	const struct sysmap *map = arg;
+	const struct sysmap_sym *x = &map->syms[*(const size_t *)a];
+	const struct sysmap_sym *y = &map->syms[*(const size_t *)b];
 	int c = strcmp(x->name, y->name);
 
 	if (c)
@@ -255,9 +257,7 @@ int sysmap_index(struct sysmap *map)
 		if (!map->syms[i].module)
 			map->by_name[n++] = i;
 	map->nr_core = n;
-	sort_map = map;
-	qsort(map->by_name, n, sizeof(*map->by_name), cmp_idx);
-	sort_map = NULL;
+	qsort_r(map->by_name, n, sizeof(*map->by_name), cmp_idx, map);
 	return 0;
 }
 

@@ -14,6 +14,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$top/rig/lib.sh"
 need_pkgs liblzma-dev libzstd-dev zlib1g-dev xz-utils zstd python3 xxd binutils gdb-multiarch
+# Files come from the tests' own directories and servers, never from the
+# debuginfod servers a user's environment names.
+unset DEBUGINFOD_URLS
 W=$(mktemp -d "${TMPDIR:-/tmp}/kreloc-tools.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 

@@ -8,7 +8,7 @@
 #include <elf.h>
 #include <stdlib.h>
 #include "unit.h"
-#include "../../tools/cli/kplace.h"
+#include "../../tools/lib/kreloc/kplace.h"
 
 #define A SHF_ALLOC
 #define AX (SHF_ALLOC | SHF_EXECINSTR)

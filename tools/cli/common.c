@@ -2,6 +2,7 @@
 /* common.c - output, errors and paths shared by every kreloc command. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -40,6 +41,16 @@ void p_err(const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "kreloc: %s\n", buf);
 	json_error(buf);
+}
+
+int cli_seterr(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -1;
 }
 
 void p_warn(const char *fmt, ...)
@@ -105,5 +116,80 @@ int path_in(char *buf, size_t len, const char *rel)
 
 int exit_for_errno(int e)
 {
-	return e == EPERM || e == EACCES ? EXIT_REFUSED : EXIT_FAIL;
+	switch (e) {
+	case EPERM:
+	case EACCES:
+		return EXIT_REFUSED;
+	case ECONNREFUSED:
+	case ECONNRESET:
+	case EHOSTUNREACH:
+	case ENETUNREACH:
+	case ETIME:
+	case ETIMEDOUT:
+		return EXIT_UNAVAILABLE;
+	default:
+		return EXIT_FAIL;
+	}
+}
+
+int lib_err(int ret)
+{
+	p_err("%s", *kreloc_errmsg() ? kreloc_errmsg() : strerror(-ret));
+	return exit_for_errno(-ret);
+}
+
+const char *lib_root(void)
+{
+	return *root ? root : NULL;
+}
+
+static void lib_print(enum kreloc_print_level level, const char *msg, void *ctx)
+{
+	(void)ctx;
+	if (level == KRELOC_WARN)
+		p_warn("%s", msg);
+	else if (level == KRELOC_INFO)
+		fprintf(stderr, "kreloc: %s\n", msg);
+}
+
+void lib_print_init(void)
+{
+	kreloc_set_print(lib_print, NULL);
+}
+
+const char *val_hex(char buf[VAL_BUF], const struct kreloc_value *v)
+{
+	if (!v->known)
+		return "-";
+	snprintf(buf, VAL_BUF, "0x%" PRIx64, v->value);
+	return buf;
+}
+
+const char *val_dec(char buf[VAL_BUF], const struct kreloc_value *v)
+{
+	if (!v->known)
+		return "-";
+	snprintf(buf, VAL_BUF, "%" PRIu64, v->value);
+	return buf;
+}
+
+int snapshot_open(const char *path, struct kreloc_snapshot **s)
+{
+	int ret;
+
+	if (!path)
+		ret = kreloc_snapshot_live(lib_root(), s);
+	else if (!strcmp(path, "-"))
+		ret = kreloc_snapshot_read(stdin, "-", s);
+	else
+		ret = kreloc_snapshot_load(path, s);
+	return ret ? lib_err(ret) : EXIT_OK;
+}
+
+void json_gen(const char *name, const struct kreloc_value *v)
+{
+	if (v->known)
+		jsonw_uint_field(json_wtr, name, v->value);
+	else
+		jsonw_null_field(json_wtr, name);
 }

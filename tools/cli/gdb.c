@@ -3,9 +3,10 @@
  * gdb.c - `kreloc gdb`: a gdb script that loads vmlinux at the boot's
  * offset and every module's .ko with each section at its recorded address,
  * from the running kernel or a snapshot, unloaded modules included.
+ * libkreloc finds and checks the files; this file picks the records and
+ * writes the script (or JSON).
  */
 #define _GNU_SOURCE
-#include <elf.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -13,8 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "main.h"
-#include "debugfs.h"
-#include "kdbg.h"
+#include "kcache.h"
 #include "ofile.h"
 
 static const char gdb_help[] =
@@ -27,9 +27,12 @@ static const char gdb_help[] =
 	"section at its address (add-symbol-file FILE TEXT -s SECTION ADDR...),\n"
 	"init sections while they live.  Source it in gdb after connecting.\n"
 	"  --vmlinux FILE      the vmlinux with symbols (default: the -dbg package's,\n"
-	"                      /boot/vmlinux-REL or /lib/modules/REL/build/vmlinux)\n"
+	"                      /boot/vmlinux-REL or /lib/modules/REL/build/vmlinux with\n"
+	"                      the snapshot's build id; then, with DEBUGINFOD_URLS set,\n"
+	"                      fetched by build id)\n"
 	"  --modules-dir DIR   where NAME.ko files are searched, recursively (default:\n"
-	"                      /usr/lib/debug/lib/modules/REL, else /lib/modules/REL)\n"
+	"                      /usr/lib/debug/lib/modules/REL, else /lib/modules/REL;\n"
+	"                      with DEBUGINFOD_URLS set, one not found is fetched)\n"
 	"  --history           also modules unloaded before the snapshot, at the\n"
 	"                      addresses they had (skipped where a newer module sits)\n"
 	"  --module NAME[@GEN] only these records (NAME: its newest record)\n"
@@ -43,26 +46,106 @@ static const char gdb_help[] =
 	"whose .ko is of another build is left out with the reason (exit 1), one\n"
 	"without a .ko is left out with a warning.\n";
 
-/* The defaults for a release, when they exist. */
-static const char *default_vmlinux(const char *rel, char *buf, size_t len)
+struct sel {
+	char *name;
+	uint64_t gen;
+	int has_gen, used;
+};
+
+struct gdb_opts {
+	const char *snap, *vmlinux, *moddir, *out;
+	bool history;
+	struct sel *sels;
+	size_t nsel;
+};
+
+/* A record gdb gets, and what it reads for it. */
+struct gmod {
+	size_t idx;
+	struct kreloc_module_info m;
+	struct kreloc_module_file_info f;
+	char why[1200];			/* f.why, or why its unpacked copy failed */
+	char *gdb_path;			/* the .ko, or its unpacked copy */
+	bool ok;
+};
+
+static int parse_sel(const char *arg, struct sel *s)
 {
-	static const char *const fmt[] = {
-		"/usr/lib/debug/boot/vmlinux-%s",		/* Debian, Ubuntu -dbg(sym) */
-		"/usr/lib/debug/lib/modules/%s/vmlinux",	/* Fedora, RHEL debuginfo */
-		"/boot/vmlinux-%s",
-		"/lib/modules/%s/build/vmlinux",
-		NULL,
-	};
-	struct stat st;
+	const char *at = strchr(arg, '@');
+	size_t n = at ? (size_t)(at - arg) : strlen(arg);
+	char *end;
+
+	memset(s, 0, sizeof(*s));
+	if (!n || n >= KRELOC_SYMBOL_NAME_MAX)
+		return -1;
+	if (at) {
+		/* Digits only, and a value that fits: no sign, no wrap to ULLONG_MAX. */
+		errno = 0;
+		s->gen = strtoull(at + 1, &end, 10);
+		if (!at[1] || *end || errno || strspn(at + 1, "0123456789") != strlen(at + 1))
+			return -1;
+		s->has_gen = 1;
+	}
+	s->name = strndup(arg, n);
+	return s->name ? 0 : -1;
+}
+
+static void free_opts(struct gdb_opts *o)
+{
 	size_t i;
 
-	for (i = 0; fmt[i]; i++) {
-		if ((size_t)snprintf(buf, len, fmt[i], rel) >= len)
-			return NULL;
-		if (!stat(buf, &st) && S_ISREG(st.st_mode))
-			return buf;
+	for (i = 0; i < o->nsel; i++)
+		free(o->sels[i].name);
+	free(o->sels);
+}
+
+/* Options into o; returns -1 to go on, or the exit code. */
+static int parse_opts(int argc, char **argv, struct gdb_opts *o)
+{
+	static const struct option opts[] = {
+		{ "snapshot", required_argument, NULL, 's' },
+		{ "vmlinux", required_argument, NULL, 'v' },
+		{ "modules-dir", required_argument, NULL, 'd' },
+		{ "history", no_argument, NULL, 'H' },
+		{ "module", required_argument, NULL, 'm' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct sel *n;
+	struct stat st;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+:s:v:d:Hm:o:jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 's': o->snap = optarg; break;
+		case 'v': o->vmlinux = optarg; break;
+		case 'd': o->moddir = optarg; break;
+		case 'H': o->history = true; break;
+		case 'm':
+			n = realloc(o->sels, (o->nsel + 1) * sizeof(*n));
+			if (!n) {
+				p_err("out of memory");
+				return EXIT_FAIL;
+			}
+			o->sels = n;
+			if (parse_sel(optarg, &o->sels[o->nsel]))
+				return usage_err("gdb", "--module %s: NAME or NAME@LOAD_GEN", optarg);
+			o->nsel++;
+			break;
+		case 'o': o->out = optarg; break;
+		case 'j': json_output = true; break;
+		case 'h': fputs(gdb_help, stdout); return EXIT_OK;
+		default: return opt_err("gdb", c, argv);
+		}
 	}
-	return NULL;
+	if (optind != argc)
+		return usage_err("gdb", "unexpected argument '%s'", argv[optind]);
+	if (o->moddir && (stat(o->moddir, &st) || !S_ISDIR(st.st_mode)))
+		return usage_err("gdb", "--modules-dir %s: %s", o->moddir,
+				 errno ? strerror(errno) : "not a directory");
+	return -1;
 }
 
 static const char *default_moddir(const char *rel, char *buf, size_t len)
@@ -78,6 +161,156 @@ static const char *default_moddir(const char *rel, char *buf, size_t len)
 	return NULL;
 }
 
+/*
+ * The resolver with the vmlinux (given; else at the distributions'
+ * places or from debuginfod, by build id) and the modules directory.
+ */
+static int open_resolver(const struct gdb_opts *o, const struct kreloc_snapshot *s,
+			 struct kreloc_resolver **r)
+{
+	struct kreloc_snapshot_info si;
+	struct kreloc_files *files;
+	char dbuf[4096];
+	int ret;
+
+	kreloc_snapshot_info(s, &si, sizeof(si));
+	{
+		KRELOC_OPTS(kreloc_files_opts, fo,
+			    .modules_dir = o->moddir ? o->moddir :
+					   default_moddir(si.osrelease, dbuf, sizeof(dbuf)),
+			    .debuginfod = debuginfod_wanted(), .default_paths = true);
+
+		ret = kreloc_files_new(&fo, &files);
+		if (ret)
+			return lib_err(ret);
+	}
+	{
+		KRELOC_OPTS(kreloc_resolver_opts, ro,
+			    .map_kind = o->vmlinux ? KRELOC_MAP_VMLINUX : KRELOC_MAP_NONE,
+			    .map_path = o->vmlinux, .files = files);
+
+		ret = kreloc_resolver_new(s, &ro, r);
+	}
+	kreloc_files_free(files);
+	if (ret == -ENOENT && !o->vmlinux) {
+		p_err("%s (install the kernel's -dbg package, give --vmlinux FILE or set "
+		      "DEBUGINFOD_URLS)", kreloc_errmsg());
+		return EXIT_FAIL;
+	}
+	return ret ? lib_err(ret) : EXIT_OK;
+}
+
+/*
+ * The records gdb gets: the chosen ones (--module), or the loaded ones and
+ * with --history the unloaded ones no newer record sits on (that would
+ * give an address two names).  Returns how many, into g.
+ */
+static size_t pick_records(const struct kreloc_snapshot *s, struct gdb_opts *o, struct gmod *g,
+			   int *ret)
+{
+	struct kreloc_snapshot_info si;
+	struct kreloc_module_info m, n;
+	size_t i, j, nd = 0;
+	int k;
+
+	kreloc_snapshot_info(s, &si, sizeof(si));
+	for (j = 0; j < o->nsel; j++) {
+		k = kreloc_snapshot_module_find(s, o->sels[j].name,
+						o->sels[j].has_gen ? &o->sels[j].gen : NULL);
+		if (k < 0)
+			continue;
+		o->sels[j].used = 1;
+		for (i = 0; i < nd && g[i].idx != (size_t)k; i++)
+			;
+		if (i == nd)
+			g[nd++].idx = (size_t)k;
+	}
+	for (j = 0; j < o->nsel; j++) {
+		if (o->sels[j].used)
+			continue;
+		if (o->sels[j].has_gen)
+			p_err("--module %s@%" PRIu64 ": no such record", o->sels[j].name,
+			      o->sels[j].gen);
+		else
+			p_err("--module %s: no such record", o->sels[j].name);
+		*ret = EXIT_FAIL;
+	}
+	if (o->nsel) {
+		/* In the snapshot's order, as without --module. */
+		for (i = 1; i < nd; i++)
+			for (j = i; j > 0 && g[j - 1].idx > g[j].idx; j--) {
+				size_t t = g[j].idx;
+
+				g[j].idx = g[j - 1].idx;
+				g[j - 1].idx = t;
+			}
+		return nd;
+	}
+	for (i = 0; i < si.nr_modules; i++) {
+		kreloc_snapshot_module(s, i, &m, sizeof(m));
+		if (!m.loaded && !o->history)
+			continue;
+		k = m.loaded ? -1 : kreloc_snapshot_module_superseded(s, i);
+		if (k >= 0) {
+			kreloc_snapshot_module(s, (size_t)k, &n, sizeof(n));
+			p_err("%s@%" PRIu64 " (unloaded) left out: %s@%" PRIu64 " was loaded into its "
+			      "memory later (select it with --module)", m.name, m.load_gen.value,
+			      n.name, n.load_gen.value);
+			continue;
+		}
+		g[nd++].idx = i;
+	}
+	return nd;
+}
+
+/* Each record's .ko, checked, and for gdb (which reads no .ko.xz) a plain copy. */
+static int place_records(const struct kreloc_resolver *r, const struct kreloc_snapshot *s,
+			 struct gmod *g, size_t nd)
+{
+	const void *data;
+	size_t i, len;
+	char err[700];
+	int ret = EXIT_OK;
+
+	for (i = 0; i < nd; i++) {
+		struct gmod *d = &g[i];
+
+		kreloc_snapshot_module(s, d->idx, &d->m, sizeof(d->m));
+		kreloc_resolver_module_file(r, d->idx, &d->f, sizeof(d->f));
+		snprintf(d->why, sizeof(d->why), "%s", d->f.why ? d->f.why : "");
+		if (d->f.status == KRELOC_FILE_OK) {
+			if (!d->f.file.compressed) {
+				d->gdb_path = strdup(d->f.file.path);
+			} else if (!kreloc_resolver_module_image(r, d->idx, &data, &len)) {
+				/* Unpacked once per build id, into kreloc's cache. */
+				d->gdb_path = kcache_module(d->f.file.build_id, d->m.name, data, len,
+							    err, sizeof(err));
+				if (!d->gdb_path)
+					snprintf(d->why, sizeof(d->why), "%s is compressed, which gdb "
+						 "cannot read, and it could not be unpacked: %s",
+						 d->f.file.path, err);
+			}
+			d->ok = d->gdb_path != NULL;
+			if (d->ok)
+				continue;
+			if (!d->why[0])
+				snprintf(d->why, sizeof(d->why), "out of memory");
+			p_warn("%s: %s: its symbols are left out", d->m.name, d->why);
+			continue;
+		}
+		if (d->f.status == KRELOC_FILE_MISSING) {
+			p_warn("%s: %s: its symbols are left out", d->m.name, d->why);
+		} else {
+			p_err("%s: %s; left out", d->m.name, d->why);
+			if (d->f.status == KRELOC_FILE_UNAVAILABLE && ret == EXIT_OK)
+				ret = EXIT_UNAVAILABLE;
+			else if (d->f.status == KRELOC_FILE_MISMATCH)
+				ret = EXIT_FAIL;
+		}
+	}
+	return ret;
+}
+
 /* A file name as gdb's argument parser (gdb_buildargv) reads it back. */
 static void gdb_quote(FILE *f, const char *s)
 {
@@ -90,366 +323,205 @@ static void gdb_quote(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-struct sel {
-	char name[KSNAP_NAME_MAX];
-	uint64_t gen;
-	int has_gen, used;
+struct secs {
+	FILE *f;
+	json_writer_t *jw;
+	uint64_t text;
+	bool have_text, text_only;
+	size_t n;
 };
 
-static int parse_sel(const char *arg, struct sel *s)
+/* One section gdb places: counted, written as -s NAME ADDR, or as JSON. */
+static int one_section(void *ctx, const struct kreloc_symbol *y)
 {
-	const char *at = strchr(arg, '@');
-	size_t n = at ? (size_t)(at - arg) : strlen(arg);
+	struct secs *c = ctx;
 
-	memset(s, 0, sizeof(*s));
-	if (!n || n >= sizeof(s->name))
-		return -1;
-	memcpy(s->name, arg, n);
-	if (at) {
-		struct kval v;
-
-		/* Digits only, and a value that fits: no sign, no wrap to ULLONG_MAX. */
-		if (ksnap_parse_dec(at + 1, &v) || !v.ok)
-			return -1;
-		s->gen = v.v;
-		s->has_gen = 1;
+	if (c->jw) {
+		jsonw_start_object(c->jw);
+		jsonw_string_field(c->jw, "name", y->name);
+		jsonw_hex_field(c->jw, "address", y->address);
+		jsonw_end_object(c->jw);
+	} else if (c->f && !(c->have_text && !strcmp(y->name, ".text"))) {
+		fprintf(c->f, " -s %s 0x%" PRIx64, y->name, y->address);
+	} else if (!c->f && !strcmp(y->name, ".text")) {
+		c->text = y->address;
+		c->have_text = true;
 	}
+	c->n++;
 	return 0;
 }
 
-static int same_name(const char *a, const char *b)
+static void emit_module(FILE *f, const struct kreloc_resolver *r, const struct gmod *d)
 {
-	for (; *a && *b; a++, b++)
-		if ((*a == '-' ? '_' : *a) != (*b == '-' ? '_' : *b))
-			return 0;
-	return !*a && !*b;
-}
+	struct secs c = { 0 };
 
-/* The newest record of that name. */
-static const struct ks_mod *newest(const struct ksnap *s, const char *name)
-{
-	const struct ks_mod *best = NULL;
-	size_t i;
-
-	for (i = 0; i < s->nr_mods; i++) {
-		const struct ks_mod *m = &s->mods[i];
-
-		if (same_name(m->name, name) &&
-		    (!best || (m->load_gen.ok && (!best->load_gen.ok ||
-						  m->load_gen.v >= best->load_gen.v))))
-			best = m;
-	}
-	return best;
-}
-
-/* Does any region of a overlap any region of b? */
-static int overlaps(const struct ks_mod *a, const struct ks_mod *b)
-{
-	size_t i, j;
-
-	for (i = 0; i < a->nr_mem; i++) {
-		const struct ks_mem *x = &a->mem[i];
-
-		if (x->kind != KS_REGION || !x->addr.ok || !x->size.ok || !x->size.v)
-			continue;
-		for (j = 0; j < b->nr_mem; j++) {
-			const struct ks_mem *y = &b->mem[j];
-
-			if (y->kind == KS_REGION && y->addr.ok && y->size.ok && y->size.v &&
-			    x->addr.v < y->addr.v + y->size.v && y->addr.v < x->addr.v + x->size.v)
-				return 1;
-		}
-	}
-	return 0;
-}
-
-/* The record sections gdb should place: loaded by the kernel and by gdb. */
-static int gdb_section(const struct kdbg_mod *d, const struct ks_mem *k)
-{
-	const struct kplace_sec *s;
-
-	if (!kplace_section_placed(d->m, k))
-		return 0;
-	s = ksf_section(&d->ko, k->name);
-	return s && (s->flags & SHF_ALLOC) && s->size;
-}
-
-static void emit_module(FILE *f, const struct kdbg_mod *d)
-{
-	const struct ks_mod *m = d->m;
-	const struct ks_mem *text = ksnap_mod_section(m, ".text");
-	size_t i, n = 0;
-
-	for (i = 0; i < m->nr_mem; i++)
-		n += gdb_section(d, &m->mem[i]);
-	fprintf(f, "# %s: %s, load generation %" PRIu64, m->name, m->state, m->load_gen.v);
-	if (m->unload_gen.ok)
+	/* First pass: how many, and .text (add-symbol-file's address). */
+	kreloc_resolver_module_sections(r, d->idx, one_section, &c);
+	fprintf(f, "# %s: %s, load generation %" PRIu64, d->m.name, d->m.state,
+		d->m.load_gen.value);
+	if (d->m.unload_gen.known)
 		fprintf(f, ", unloaded at generation %" PRIu64 " (its memory may since hold "
-			"something else)", m->unload_gen.v);
-	fprintf(f, "; %zu sections", n);
-	if (strcmp(d->gdb_path, d->path))
-		fprintf(f, "; unpacked from %s", d->path);
+			"something else)", d->m.unload_gen.value);
+	fprintf(f, "; %zu sections", c.n);
+	if (strcmp(d->gdb_path, d->f.file.path))
+		fprintf(f, "; unpacked from %s", d->f.file.path);
+	if (d->f.file.origin != KRELOC_ORIGIN_LOCAL)
+		fprintf(f, "; from %s", kreloc_origin_name(d->f.file.origin));
 	fprintf(f, "\nadd-symbol-file ");
 	gdb_quote(f, d->gdb_path);
-	if (text && gdb_section(d, text))
-		fprintf(f, " 0x%" PRIx64, text->addr.v);
-	else
-		text = NULL;
-	for (i = 0; i < m->nr_mem; i++) {
-		const struct ks_mem *k = &m->mem[i];
-
-		if (k != text && gdb_section(d, k))
-			fprintf(f, " -s %s 0x%" PRIx64, k->name, k->addr.v);
-	}
+	if (c.have_text)
+		fprintf(f, " 0x%" PRIx64, c.text);
+	c.f = f;
+	kreloc_resolver_module_sections(r, d->idx, one_section, &c);
 	fputc('\n', f);
 }
 
-static void json_module(json_writer_t *jw, const struct kdbg_mod *d)
+static void json_module(json_writer_t *jw, const struct kreloc_resolver *r, const struct gmod *d)
 {
-	const struct ks_mod *m = d->m;
-	static const char *const st[] = { "ok", "missing", "compressed", "mismatch" };
-	size_t i;
+	static const char *const st[] = { "ok", "missing", "mismatch", "unavailable" };
+	struct secs c = { .jw = jw };
 
 	jsonw_start_object(jw);
-	jsonw_string_field(jw, "name", m->name);
-	jsonw_string_field(jw, "state", m->state);
-	if (m->load_gen.ok)
-		jsonw_uint_field(jw, "load_gen", m->load_gen.v);
+	jsonw_string_field(jw, "name", d->m.name);
+	jsonw_string_field(jw, "state", d->m.state);
+	if (d->m.load_gen.known)
+		jsonw_uint_field(jw, "load_gen", d->m.load_gen.value);
 	else
 		jsonw_null_field(jw, "load_gen");
-	if (m->unload_gen.ok)
-		jsonw_uint_field(jw, "unload_gen", m->unload_gen.v);
+	if (d->m.unload_gen.known)
+		jsonw_uint_field(jw, "unload_gen", d->m.unload_gen.value);
 	else
 		jsonw_null_field(jw, "unload_gen");
-	jsonw_string_field(jw, "ko", d->path);
-	jsonw_string_field(jw, "gdb_file", d->status == KDBG_OK ? d->gdb_path : NULL);
-	jsonw_string_field(jw, "status", st[d->status]);
+	jsonw_string_field(jw, "ko", d->f.file.path);
+	jsonw_string_field(jw, "origin", d->f.file.path ? kreloc_origin_name(d->f.file.origin) :
+			   NULL);
+	jsonw_string_field(jw, "gdb_file", d->ok ? d->gdb_path : NULL);
+	jsonw_string_field(jw, "status", d->f.status == KRELOC_FILE_OK && !d->ok ? "compressed" :
+			   st[d->f.status]);
 	jsonw_string_field(jw, "reason", d->why[0] ? d->why : NULL);
 	jsonw_name(jw, "sections");
 	jsonw_start_array(jw);
-	for (i = 0; d->status == KDBG_OK && i < m->nr_mem; i++) {
-		if (!gdb_section(d, &m->mem[i]))
-			continue;
-		jsonw_start_object(jw);
-		jsonw_string_field(jw, "name", m->mem[i].name);
-		jsonw_hex_field(jw, "address", m->mem[i].addr.v);
-		jsonw_end_object(jw);
-	}
+	if (d->ok)
+		kreloc_resolver_module_sections(r, d->idx, one_section, &c);
 	jsonw_end_array(jw);
 	jsonw_end_object(jw);
 }
 
-int do_gdb(int argc, char **argv)
+/* The script (or JSON) into o's file. */
+static int write_out(const struct gdb_opts *o, const struct kreloc_snapshot *s,
+		     const struct kreloc_resolver *r, const struct gmod *g, size_t nd, uint64_t off)
 {
-	static const struct option opts[] = {
-		{ "snapshot", required_argument, NULL, 's' },
-		{ "vmlinux", required_argument, NULL, 'v' },
-		{ "modules-dir", required_argument, NULL, 'd' },
-		{ "history", no_argument, NULL, 'H' },
-		{ "module", required_argument, NULL, 'm' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *snap_path = NULL, *vmlinux = NULL, *moddir = NULL, *out = NULL;
-	char err[1024], vbuf[4096], dbuf[4096];
-	struct sel *sels = NULL;
-	size_t nsel = 0, i, j, nd = 0;
-	int c, history = 0, no_modules = 0, ret = 0;
-	struct kdbg_mod *dm = NULL;
-	struct ko_index ix = { 0 };
-	struct ksymfile v = { 0 };
-	struct ofile o;
-	uint64_t off;
-	struct ksnap s;
-	struct stat st;
+	struct kreloc_snapshot_info si;
+	struct kreloc_file_info vf;
+	char err[1024];
+	struct ofile of;
+	json_writer_t *jw;
+	size_t i;
 	FILE *f;
 
-	while ((c = getopt_long(argc, argv, "+:s:v:d:Hm:o:jh", opts, NULL)) != -1) {
-		switch (c) {
-		case 's': snap_path = optarg; break;
-		case 'v': vmlinux = optarg; break;
-		case 'd': moddir = optarg; break;
-		case 'H': history = 1; break;
-		case 'm': {
-			struct sel *n = realloc(sels, (nsel + 1) * sizeof(*sels));
-
-			if (!n) {
-				free(sels);
-				p_err("out of memory");
-				return EXIT_FAIL;
-			}
-			sels = n;
-			if (parse_sel(optarg, &sels[nsel])) {
-				free(sels);
-				return usage_err("gdb", "--module %s: NAME or NAME@LOAD_GEN", optarg);
-			}
-			nsel++;
-			break;
-		}
-		case 'o': out = optarg; break;
-		case 'j': json_output = true; break;
-		case 'h': fputs(gdb_help, stdout); return 0;
-		default: free(sels); return opt_err("gdb", c, argv);
-		}
-	}
-	if (optind != argc) {
-		free(sels);
-		return usage_err("gdb", "unexpected argument '%s'", argv[optind]);
-	}
-	if (moddir && (stat(moddir, &st) || !S_ISDIR(st.st_mode))) {
-		free(sels);
-		return usage_err("gdb", "--modules-dir %s: %s", moddir,
-				 errno ? strerror(errno) : "not a directory");
-	}
-	ret = snap_path ? (ksnap_load(&s, snap_path, err, sizeof(err)) ? EXIT_FAIL : EXIT_OK) :
-	      kreloc_live(&s, &no_modules, err, sizeof(err));
-	if (ret) {
+	kreloc_snapshot_info(s, &si, sizeof(si));
+	kreloc_resolver_core_file(r, &vf, sizeof(vf));
+	if (ofile_open(&of, o->out, err, sizeof(err))) {
 		p_err("%s", err);
-		free(sels);
-		return ret;
+		return EXIT_FAIL;
 	}
-	if (!vmlinux && !(vmlinux = default_vmlinux(s.osrelease, vbuf, sizeof(vbuf)))) {
-		p_err("no vmlinux with symbols for %s found (install the kernel's -dbg package "
-		    "or give --vmlinux FILE)", s.osrelease);
-		ret = EXIT_FAIL;
-		goto out;
-	}
-	if (ksf_load(&v, vmlinux, 1, err, sizeof(err)) ||
-	    kdbg_check_vmlinux(&v, &s, err, sizeof(err)) ||
-	    kdbg_image_offset(&s, &off, err, sizeof(err))) {
-		p_err("%s", err);
-		ret = EXIT_FAIL;
-		goto out;
-	}
-	if (!moddir)
-		moddir = default_moddir(s.osrelease, dbuf, sizeof(dbuf));
-	ko_index_init(&ix, moddir, true);
-
-	/* The records: chosen ones, or the loaded ones (and the history). */
-	dm = calloc(s.nr_mods + 1, sizeof(*dm));
-	if (!dm) {
-		p_err("out of memory");
-		ret = EXIT_FAIL;
-		goto out;
-	}
-	for (i = 0; i < s.nr_mods; i++) {
-		const struct ks_mod *m = &s.mods[i];
-		int want = 0;
-
-		if (nsel) {
-			for (j = 0; j < nsel; j++) {
-				if (!same_name(sels[j].name, m->name))
-					continue;
-				if (sels[j].has_gen ? m->load_gen.ok && m->load_gen.v == sels[j].gen :
-				    newest(&s, sels[j].name) == m) {
-					want = 1;
-					sels[j].used = 1;
-				}
-			}
-		} else {
-			want = kdbg_is_loaded(m) || history;
-			/* An older record under a newer one would give two names per address. */
-			for (j = 0; want && !kdbg_is_loaded(m) && j < s.nr_mods; j++) {
-				const struct ks_mod *n = &s.mods[j];
-
-				if (n != m && n->load_gen.ok && m->load_gen.ok &&
-				    n->load_gen.v > m->load_gen.v && overlaps(m, n)) {
-					p_err("%s@%" PRIu64 " (unloaded) left out: %s@%" PRIu64 " was "
-					    "loaded into its memory later (select it with --module)",
-					    m->name, m->load_gen.v, n->name, n->load_gen.v);
-					want = 0;
-				}
-			}
-		}
-		if (!want)
-			continue;
-		switch (kdbg_place(&dm[nd], m, &s, &ix, 0)) {
-		case KDBG_OK:
-			/* gdb reads no .ko.xz: an unpacked copy, once per build id. */
-			if (!kdbg_gdb_file(&dm[nd]))
-				break;
-			/* fall through */
-		case KDBG_MISSING:
-		case KDBG_COMPRESSED:
-			p_warn("%s: %s: its symbols are left out", m->name, dm[nd].why);
-			break;
-		case KDBG_MISMATCH:
-			p_err("%s: %s; left out", m->name, dm[nd].why);
-			ret = EXIT_FAIL;
-			break;
-		}
-		nd++;
-	}
-	for (j = 0; j < nsel; j++)
-		if (!sels[j].used) {
-			if (sels[j].has_gen)
-				p_err("--module %s@%" PRIu64 ": no such record", sels[j].name,
-				    sels[j].gen);
-			else
-				p_err("--module %s: no such record", sels[j].name);
-			ret = EXIT_FAIL;
-		}
-
-	if (ofile_open(&o, out, err, sizeof(err))) {
-		p_err("%s", err);
-		ret = EXIT_FAIL;
-		goto out;
-	}
-	f = o.f;
+	f = of.f;
 	if (json_output) {
 		/* The placement, to stdout or -o FILE: one object, as every --json. */
-		json_writer_t *jw = jsonw_new(f);
-
+		jw = jsonw_new(f);
 		if (!jw) {
 			p_err("out of memory");
-			ofile_commit(&o, true, err, sizeof(err));
-			ret = EXIT_FAIL;
-			goto out;
+			ofile_commit(&of, true, err, sizeof(err));
+			return EXIT_FAIL;
 		}
 		jsonw_pretty(jw, pretty_output);
 		jsonw_start_object(jw);
 		jsonw_uint_field(jw, "schema", KRELOC_JSON_SCHEMA);
-		jsonw_string_field(jw, "osrelease", s.osrelease);
-		jsonw_string_field(jw, "build_id", s.build_id);
-		jsonw_string_field(jw, "vmlinux", v.path);
+		jsonw_string_field(jw, "osrelease", si.osrelease);
+		jsonw_string_field(jw, "build_id", si.build_id);
+		jsonw_string_field(jw, "vmlinux", vf.path);
+		jsonw_string_field(jw, "vmlinux_origin", kreloc_origin_name(vf.origin));
 		jsonw_hex_field(jw, "offset", off);
 		jsonw_name(jw, "modules");
 		jsonw_start_array(jw);
 		for (i = 0; i < nd; i++)
-			json_module(jw, &dm[i]);
+			json_module(jw, r, &g[i]);
 		jsonw_end_array(jw);
 		jsonw_end_object(jw);
 		fputc('\n', f);
 		jsonw_destroy(&jw);
 	} else {
-		fprintf(f, "# kreloc gdb: symbols of %s (%s, build id %s) from %s\n", s.osrelease,
-			s.arch, s.build_id, snap_path ? snap_path : "the running kernel");
+		fprintf(f, "# kreloc gdb: symbols of %s (%s, build id %s) from %s\n", si.osrelease,
+			si.arch, si.build_id, o->snap ? o->snap : "the running kernel");
 		fprintf(f, "# gdb 8.2 or later; source this after connecting to the target.\n");
-		fprintf(f, "# vmlinux moved by KERNELOFFSET 0x%" PRIx64 " (_text at 0x%" PRIx64 ")\n",
-			off, s.ref_runtime.ok ? s.ref_runtime.v : 0);
+		fprintf(f, "# vmlinux moved by KERNELOFFSET 0x%" PRIx64 " (_text at 0x%" PRIx64 ")%s%s\n",
+			off, si.ref_runtime.known ? si.ref_runtime.value : 0,
+			vf.origin != KRELOC_ORIGIN_LOCAL ? "; from " : "",
+			vf.origin != KRELOC_ORIGIN_LOCAL ? kreloc_origin_name(vf.origin) : "");
 		fprintf(f, "symbol-file -o 0x%" PRIx64 " ", off);
-		gdb_quote(f, v.path);
+		gdb_quote(f, vf.path);
 		fputc('\n', f);
 		for (i = 0; i < nd; i++) {
-			if (dm[i].status == KDBG_OK)
-				emit_module(f, &dm[i]);
+			if (g[i].ok)
+				emit_module(f, r, &g[i]);
 			else
-				fprintf(f, "# %s: left out (%s)\n", dm[i].m->name, dm[i].why);
+				fprintf(f, "# %s: left out (%s)\n", g[i].m.name, g[i].why);
 		}
 	}
-	if (ofile_commit(&o, false, err, sizeof(err))) {
+	if (ofile_commit(&of, false, err, sizeof(err))) {
 		p_err("%s", err);
-		ret = EXIT_FAIL;
+		return EXIT_FAIL;
 	}
+	return EXIT_OK;
+}
+
+int do_gdb(int argc, char **argv)
+{
+	struct gdb_opts o = { 0 };
+	struct kreloc_snapshot *s = NULL;
+	struct kreloc_resolver *r = NULL;
+	struct kreloc_snapshot_info si;
+	struct gmod *g = NULL;
+	size_t i, nd = 0;
+	uint64_t off;
+	int ret, w;
+
+	ret = parse_opts(argc, argv, &o);
+	if (ret >= 0) {
+		free_opts(&o);
+		return ret;
+	}
+	ret = snapshot_open(o.snap, &s);
+	if (ret)
+		goto out;
+	ret = open_resolver(&o, s, &r);
+	if (ret)
+		goto out;
+	ret = kreloc_snapshot_image_offset(s, &off);
+	if (ret) {
+		ret = lib_err(ret);
+		goto out;
+	}
+	kreloc_snapshot_info(s, &si, sizeof(si));
+	g = calloc(si.nr_modules + 1, sizeof(*g));
+	if (!g) {
+		p_err("out of memory");
+		ret = EXIT_FAIL;
+		goto out;
+	}
+	nd = pick_records(s, &o, g, &ret);
+	w = place_records(r, s, g, nd);
+	if (w && !ret)
+		ret = w;
+	w = write_out(&o, s, r, g, nd, off);
+	if (w)
+		ret = w;
 out:
 	for (i = 0; i < nd; i++)
-		kdbg_mod_free(&dm[i]);
-	free(dm);
-	free(sels);
-	ko_index_free(&ix);
-	ksf_free(&v);
-	ksnap_free(&s);
+		free(g[i].gdb_path);
+	free(g);
+	free_opts(&o);
+	kreloc_resolver_free(r);
+	kreloc_snapshot_free(s);
 	return ret;
 }

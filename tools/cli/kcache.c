@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "kcache.h"
-#include "ksnap.h"
+#include "main.h"
 #include "ofile.h"
 
 /* a + "/" + b + suffix, malloc'ed; NULL without memory. */
@@ -30,14 +30,14 @@ static int own_dir(const char *path, bool strict, char *err, size_t errlen)
 	struct stat st;
 
 	if (mkdir(path, 0700) && errno != EEXIST)
-		return ksnap_seterr(err, errlen, "%s: %s", path, strerror(errno));
+		return cli_seterr(err, errlen, "%s: %s", path, strerror(errno));
 	if (lstat(path, &st))
-		return ksnap_seterr(err, errlen, "%s: %s", path, strerror(errno));
+		return cli_seterr(err, errlen, "%s: %s", path, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return ksnap_seterr(err, errlen, "%s: not a directory", path);
+		return cli_seterr(err, errlen, "%s: not a directory", path);
 	/* Nobody else may put a file where gdb will read it. */
 	if (strict && (st.st_uid != geteuid() || (st.st_mode & 022)))
-		return ksnap_seterr(err, errlen, "%s: not a private directory of yours "
+		return cli_seterr(err, errlen, "%s: not a private directory of yours "
 				    "(owner %u, mode %03o)", path, (unsigned int)st.st_uid,
 				    (unsigned int)(st.st_mode & 0777));
 	return 0;
@@ -78,7 +78,7 @@ char *kcache_module(const char *build_id, const char *name, const unsigned char 
 	bool bad;
 
 	if (!build_id || !*build_id || strspn(build_id, "0123456789abcdef") != strlen(build_id)) {
-		ksnap_seterr(err, errlen, "%s: no build id to keep its unpacked copy by", name);
+		cli_seterr(err, errlen, "%s: no build id to keep its unpacked copy by", name);
 		return NULL;
 	}
 	/* The XDG base directory spec: a relative XDG_CACHE_HOME is ignored. */
@@ -87,7 +87,7 @@ char *kcache_module(const char *build_id, const char *name, const unsigned char 
 	else if (home && *home == '/')
 		base = join(home, ".cache", "");
 	if (!base) {
-		ksnap_seterr(err, errlen, "no cache directory for unpacked modules (set "
+		cli_seterr(err, errlen, "no cache directory for unpacked modules (set "
 			     "XDG_CACHE_HOME or HOME)");
 		return NULL;
 	}
@@ -96,7 +96,7 @@ char *kcache_module(const char *build_id, const char *name, const unsigned char 
 	dir = kodir ? join(kodir, build_id, "") : NULL;
 	path = dir ? join(dir, name, ".ko") : NULL;
 	if (!path) {
-		ksnap_seterr(err, errlen, "out of memory");
+		cli_seterr(err, errlen, "out of memory");
 		goto out;
 	}
 	if (own_dir(base, false, err, errlen) || own_dir(kdir, true, err, errlen) ||
@@ -109,7 +109,7 @@ char *kcache_module(const char *build_id, const char *name, const unsigned char 
 	bad = fwrite(data, 1, len, o.f) != len;
 	if (ofile_commit(&o, bad, err, errlen)) {
 		if (bad)
-			ksnap_seterr(err, errlen, "%s: %s", path, strerror(errno ? errno : EIO));
+			cli_seterr(err, errlen, "%s: %s", path, strerror(errno ? errno : EIO));
 		goto fail;
 	}
 	goto out;

@@ -13,8 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "main.h"
-#include "decompress.h"
-#include "ksnap.h"
 
 static int do_help(int argc, char **argv);
 
@@ -69,9 +67,10 @@ static int do_help(int argc, char **argv)
 
 static const char version_help[] =
 	"Usage: kreloc version [--json]\n"
-	"Print kreloc's version, the snapshot format it writes (it reads every\n"
-	"older one) and the optional features compiled in: reading xz, zstd and\n"
-	"gzip compressed modules (liblzma, libzstd, zlib).\n"
+	"Print kreloc's version (and libkreloc's), the snapshot format it writes\n"
+	"(it reads every older one) and the optional features available: reading\n"
+	"xz, zstd and gzip compressed modules (liblzma, libzstd, zlib), fetching\n"
+	"files by build id from debuginfod (libdebuginfod.so.1, loaded when used).\n"
 	"  --json   the same as one JSON object\n";
 
 int do_version(int argc, char **argv)
@@ -81,7 +80,8 @@ int do_version(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const enum kdc_format fmts[] = { KDC_XZ, KDC_ZSTD, KDC_GZIP };
+	static const enum kreloc_feature fmts[] = { KRELOC_FEATURE_XZ, KRELOC_FEATURE_ZSTD,
+		KRELOC_FEATURE_GZIP, KRELOC_FEATURE_DEBUGINFOD };
 	size_t i;
 	int first = 1, c;
 
@@ -97,24 +97,26 @@ int do_version(int argc, char **argv)
 	if (json_output) {
 		json_doc_begin();
 		jsonw_string_field(json_wtr, "version", KRELOC_VERSION);
-		jsonw_uint_field(json_wtr, "snapshot_format", KSNAP_VERSION);
+		jsonw_string_field(json_wtr, "libkreloc", kreloc_version());
+		jsonw_uint_field(json_wtr, "snapshot_format", kreloc_snapshot_format());
 		jsonw_name(json_wtr, "features");
 		jsonw_start_object(json_wtr);
 		for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
-			jsonw_bool_field(json_wtr, kdc_name(fmts[i]), kdc_supported(fmts[i]));
+			jsonw_bool_field(json_wtr, kreloc_feature_name(fmts[i]),
+					 kreloc_feature(fmts[i]) == 1);
 		jsonw_end_object(json_wtr);
 		json_doc_end();
 		return EXIT_OK;
 	}
-	printf("kreloc v%s\nsnapshot format %d (reads 1..%d)\nfeatures:", KRELOC_VERSION,
-	       KSNAP_VERSION, KSNAP_VERSION);
+	printf("kreloc v%s\nsnapshot format %u (reads 1..%u)\nfeatures:", KRELOC_VERSION,
+	       kreloc_snapshot_format(), kreloc_snapshot_format());
 	for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
-		if (!kdc_supported(fmts[i]))
+		if (kreloc_feature(fmts[i]) != 1)
 			continue;
-		printf("%s%s", first ? " " : ", ", kdc_name(fmts[i]));
+		printf("%s%s", first ? " " : ", ", kreloc_feature_name(fmts[i]));
 		first = 0;
 	}
-	printf("%s\n", first ? " none (no compressed modules)" : "");
+	printf("%s\n", first ? " none" : "");
 	return EXIT_OK;
 }
 
@@ -183,6 +185,7 @@ int main(int argc, char **argv)
 
 	/* Output reaches a pipe line by line (resolve behind trace_pipe). */
 	setlinebuf(stdout);
+	lib_print_init();
 	/* Each getopt error is reported once, by kreloc (opt_err()). */
 	opterr = 0;
 	if (env)

@@ -20,12 +20,14 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <kreloc/kreloc.h>
 #include "json_writer.h"
 
 #define EXIT_OK		0
 #define EXIT_FAIL	1	/* resolution failed, bad input data, kreloc not loaded */
 #define EXIT_USAGE	2
 #define EXIT_REFUSED	3	/* the kernel refused (EPERM, lockdown, kprobes) */
+#define EXIT_UNAVAILABLE 4	/* a debuginfod server could not be asked (down, too slow): try again */
 
 /* Bumped only when a JSON member changes meaning; members are added freely. */
 #define KRELOC_JSON_SCHEMA 1
@@ -47,6 +49,8 @@ void p_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* In JSON mode, the invocation's {"schema":..,"error":msg} (once). */
 void json_error(const char *msg);
 void p_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A one-line reason into err (len bytes); returns -1. */
+int cli_seterr(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* "kreloc CMD: reason" + a hint to --help ("" for the global options); returns EXIT_USAGE. */
 int usage_err(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -56,6 +60,9 @@ int usage_err(const char *cmd, const char *fmt, ...) __attribute__((format(print
  * getopt itself prints nothing, opterr being 0).  Returns EXIT_USAGE.
  */
 int opt_err(const char *cmd, int c, char **argv);
+
+/* "name": the value, or null, into the invocation's JSON document. */
+void json_gen(const char *name, const struct kreloc_value *v);
 
 /* Start/end the invocation's JSON object (with "schema"). */
 void json_doc_begin(void);
@@ -67,8 +74,38 @@ void json_doc_end(void);
  * shorter than PATH_MAX - KRELOC_ROOT_MAX.
  */
 int path_in(char *buf, size_t len, const char *rel);
-/* EXIT_REFUSED for EPERM/EACCES, else EXIT_FAIL. */
+/*
+ * EXIT_REFUSED for EPERM/EACCES, EXIT_UNAVAILABLE for the errors of a
+ * server that could not be asked (ECONNREFUSED, ETIME, EHOSTUNREACH...),
+ * else EXIT_FAIL.
+ */
 int exit_for_errno(int e);
+/* Print libkreloc's reason for the failure ret (a negative errno); returns its exit code. */
+int lib_err(int ret);
+/* root for libkreloc: NULL for the real / */
+const char *lib_root(void);
+/* Route libkreloc's warnings (p_warn) and notes ("kreloc: ...") to stderr. */
+void lib_print_init(void);
+
+/* Room for a value printed by val_hex() or val_dec(). */
+#define VAL_BUF 24
+/* "0x..." (or "-" when not published), as the debugfs files print it. */
+const char *val_hex(char buf[VAL_BUF], const struct kreloc_value *v);
+/* The same in decimal. */
+const char *val_dec(char buf[VAL_BUF], const struct kreloc_value *v);
+
+/*
+ * The snapshot of path ("-": standard input), or with NULL the running
+ * kernel's (under --root).  Returns EXIT_OK, or the exit code with the
+ * reason printed.
+ */
+int snapshot_open(const char *path, struct kreloc_snapshot **s);
+
+/*
+ * Is DEBUGINFOD_URLS set, and can libkreloc use it?  A warning says why
+ * not when it is set but cannot be used.
+ */
+bool debuginfod_wanted(void);
 
 struct cmd {
 	const char *name;

@@ -10,20 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "main.h"
 #include "ofile.h"
-
-static int seterr(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int seterr(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* Why kreloc will not write to a file of this type, or NULL. */
 static const char *refused(mode_t m)
@@ -49,17 +37,17 @@ static int open_inplace(struct ofile *o, const struct stat *st, char *err, size_
 
 	fd = open(o->path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
-		return seterr(err, errlen, "%s: %s", o->path, strerror(errno));
+		return cli_seterr(err, errlen, "%s: %s", o->path, strerror(errno));
 	/* Still the same file (nothing swapped in since lstat). */
 	if (fstat(fd, &now) || now.st_dev != st->st_dev || now.st_ino != st->st_ino ||
 	    (now.st_mode & S_IFMT) != (st->st_mode & S_IFMT)) {
 		close(fd);
-		return seterr(err, errlen, "%s: changed while kreloc opened it", o->path);
+		return cli_seterr(err, errlen, "%s: changed while kreloc opened it", o->path);
 	}
 	o->f = fdopen(fd, "w");
 	if (!o->f) {
 		close(fd);
-		return seterr(err, errlen, "%s: %s", o->path, strerror(errno));
+		return cli_seterr(err, errlen, "%s: %s", o->path, strerror(errno));
 	}
 	o->kind = OFILE_INPLACE;
 	return 0;
@@ -75,7 +63,7 @@ static int open_replace(struct ofile *o, char *err, size_t errlen)
 		free(dcopy);
 		free(bcopy);
 		o->tmp = NULL;
-		return seterr(err, errlen, "out of memory");
+		return cli_seterr(err, errlen, "out of memory");
 	}
 	free(dcopy);
 	free(bcopy);
@@ -83,18 +71,18 @@ static int open_replace(struct ofile *o, char *err, size_t errlen)
 	fd = mkostemp(o->tmp, O_CLOEXEC);
 	if (fd < 0) {
 		e = errno;
-		seterr(err, errlen, "%s: cannot create a temporary file beside it: %s", o->path,
+		cli_seterr(err, errlen, "%s: cannot create a temporary file beside it: %s", o->path,
 		       strerror(e));
 		goto fail;
 	}
 	/* The mode does not depend on the umask (which could only narrow it). */
 	if (fchmod(fd, 0600)) {
-		seterr(err, errlen, "%s: %s", o->tmp, strerror(errno));
+		cli_seterr(err, errlen, "%s: %s", o->tmp, strerror(errno));
 		goto fail;
 	}
 	o->f = fdopen(fd, "w");
 	if (!o->f) {
-		seterr(err, errlen, "%s: %s", o->tmp, strerror(errno));
+		cli_seterr(err, errlen, "%s: %s", o->tmp, strerror(errno));
 		goto fail;
 	}
 	o->kind = OFILE_REPLACE;
@@ -124,22 +112,22 @@ int ofile_open(struct ofile *o, const char *path, char *err, size_t errlen)
 	o->path = path;
 	n = strlen(path);
 	if (!n)
-		return seterr(err, errlen, "empty output file name");
+		return cli_seterr(err, errlen, "empty output file name");
 	if (path[n - 1] == '/')
-		return seterr(err, errlen, "%s: names a directory, not a file", path);
+		return cli_seterr(err, errlen, "%s: names a directory, not a file", path);
 	if (lstat(path, &st)) {
 		if (errno != ENOENT)
-			return seterr(err, errlen, "%s: %s", path, strerror(errno));
+			return cli_seterr(err, errlen, "%s: %s", path, strerror(errno));
 		return open_replace(o, err, errlen);
 	}
 	why = refused(st.st_mode);
 	if (why)
-		return seterr(err, errlen, "%s %s", path, why);
+		return cli_seterr(err, errlen, "%s %s", path, why);
 	if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
 		return open_inplace(o, &st, err, errlen);
 	/* A regular file is replaced only when the caller could write it. */
 	if (faccessat(AT_FDCWD, path, W_OK, AT_EACCESS))
-		return seterr(err, errlen, "%s: %s: kreloc replaces only a file you may write",
+		return cli_seterr(err, errlen, "%s: %s: kreloc replaces only a file you may write",
 			      path, strerror(errno));
 	return open_replace(o, err, errlen);
 }
@@ -170,7 +158,7 @@ int ofile_commit(struct ofile *o, bool failed, char *err, size_t errlen)
 		if (fflush(stdout) || ferror(stdout))
 			e = errno ? errno : EIO;
 		if (e && !failed)
-			return seterr(err, errlen, "standard output: %s", strerror(e));
+			return cli_seterr(err, errlen, "standard output: %s", strerror(e));
 		return failed || e ? -1 : 0;
 	case OFILE_INPLACE:
 		if (fflush(o->f) || ferror(o->f))
@@ -179,7 +167,7 @@ int ofile_commit(struct ofile *o, bool failed, char *err, size_t errlen)
 			e = errno;
 		o->f = NULL;
 		if (e && !failed)
-			return seterr(err, errlen, "%s: %s", o->path, strerror(e));
+			return cli_seterr(err, errlen, "%s: %s", o->path, strerror(e));
 		return failed || e ? -1 : 0;
 	case OFILE_REPLACE:
 		break;
@@ -197,7 +185,7 @@ int ofile_commit(struct ofile *o, bool failed, char *err, size_t errlen)
 		o->tmp = NULL;
 		if (failed)
 			return -1;
-		return seterr(err, errlen, "%s: %s", o->path, strerror(e));
+		return cli_seterr(err, errlen, "%s: %s", o->path, strerror(e));
 	}
 	free(o->tmp);
 	o->tmp = NULL;

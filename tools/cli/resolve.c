@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * resolve.c - kreloc resolve: runtime addresses of a snapshot's boot to
- * symbol+offset, offline.
+ * resolve.c - kreloc resolve: runtime addresses of a snapshot's boot (or
+ * of many hosts' boots, a fleet) to symbol+offset, offline, through
+ * libkreloc's resolver.
  *
  * Input is read with read(2) and every complete address is answered
  * before the next read, so behind a pipe (cat trace_pipe | kreloc resolve -)
@@ -18,35 +19,41 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "main.h"
-#include "ksnap.h"
-#include "kresolve.h"
 #include "ktext.h"
 
 static const char resolve_help[] =
-	"Usage: kreloc resolve --snapshot FILE\n"
-	"                      (--system-map FILE | --kallsyms FILE | --vmlinux FILE)\n"
+	"Usage: kreloc resolve (--snapshot FILE | --snapshot-dir DIR)\n"
+	"                      [--system-map FILE | --kallsyms FILE | --vmlinux FILE]\n"
 	"                      [--modules-dir DIR] [--json | --text] [ADDR... | -]\n"
 	"For each runtime address (hex, 0x optional) of the snapshot's boot, or\n"
 	"link-time address written vmlinux:0xADDR, print\n"
 	"  ADDR SYMBOL+0xOFF SECTION              (core kernel)\n"
 	"  ADDR SYMBOL+0xOFF [MODULE] SECTION     (module; [MODULE@LOAD_GEN] if unloaded)\n"
 	"  ADDR ? (REASON)                        (unknown, and why)\n"
-	"SYMBOL is SECTION itself when no symbol table is available (a warning says why).\n"
+	"SYMBOL is SECTION itself when the module's .ko was not found; then\n"
+	"(REASON) follows, and a warning says it once.\n"
 	"  --snapshot FILE     the snapshot of the boot the addresses come from\n"
+	"  --snapshot-dir DIR  many hosts at once: DIR/HOST is HOST's snapshot, and\n"
+	"                      each address comes as HOST ADDR (printed in front)\n"
 	"  --system-map FILE   the kernel's System.map\n"
 	"  --kallsyms FILE     a /proc/kallsyms saved on any boot of the same build\n"
 	"  --vmlinux FILE      an ELF vmlinux with symbols (its build id must be the\n"
 	"                      snapshot's)\n"
 	"                      A map of another build is refused: the snapshot's anchors\n"
-	"                      must agree in it.\n"
+	"                      must agree in it.  Without one, DEBUGINFOD_URLS must be\n"
+	"                      set: the vmlinux of the snapshot's build id is fetched.\n"
 	"  --modules-dir DIR   searched recursively for NAME.ko[.xz|.zst|.gz] ('-' and\n"
-	"                      '_' alike); the file with the record's build id is used\n"
+	"                      '_' alike); the file with the record's build id is used;\n"
+	"                      with DEBUGINFOD_URLS set, a .ko not found here is fetched\n"
+	"                      by its build id\n"
 	"  --json              one JSON object with a result per address\n"
 	"  --text              read any text on stdin (trace_pipe, perf script, an Oops)\n"
 	"                      and copy it byte for byte, each kernel address in it\n"
 	"                      followed by \" <SYMBOL+0xOFF>\" (\" <SYMBOL+0xOFF [MODULE]>\")\n"
 	"Addresses come from the arguments or, with '-' or none, from stdin, answered\n"
-	"line by line.  Exit 1 if any address did not resolve (not with --text).\n";
+	"line by line.  Exit 1 if any address did not resolve (not with --text), 4 if\n"
+	"a debuginfod server could not be asked for a file that was needed (the\n"
+	"addresses that needed it are named by section, with the reason).\n";
 
 #define OUTBUF (1 << 20)
 #define INBUF (1 << 20)
@@ -103,11 +110,145 @@ static inline void out_hex(struct out *o, uint64_t v)
 	out_mem(o, b + i, (size_t)(18 - i));
 }
 
+/* ---- the snapshots: one, or one per host (--snapshot-dir) ---- */
+
+struct host {
+	char *name;
+	struct kreloc_snapshot *snap;
+	struct kreloc_resolver *r;
+	int err;			/* the resolver could not be made: why in reason */
+	char *reason;
+	unsigned char *warned;		/* per module record: its file's note printed */
+	size_t nr_mods;
+};
+
 struct resolve_ctx {
-	struct kres *r;
 	struct out o;
 	unsigned long failed, total;
+	int unavailable;		/* a resolver failed for a server that could not be asked */
+	/* where the symbols come from */
+	enum kreloc_map_kind kind;
+	const char *map;
+	struct kreloc_files *files;
+	bool debuginfod;
+	/* the snapshots */
+	const char *dir;		/* --snapshot-dir */
+	struct host one;		/* --snapshot */
+	struct host **tab;		/* hosts by name (open addressing) */
+	size_t tab_size, nr_hosts;
 };
+
+/* Set up h's resolver (its snapshot loaded); prints why it cannot be once. */
+static void host_resolver(struct resolve_ctx *c, struct host *h)
+{
+	KRELOC_OPTS(kreloc_resolver_opts, ro, .map_kind = c->kind, .map_path = c->map,
+		    .files = c->files);
+	struct kreloc_snapshot_info si;
+	int ret;
+
+	ret = kreloc_resolver_new(h->snap, &ro, &h->r);
+	if (ret) {
+		h->err = ret;
+		h->reason = strdup(kreloc_errmsg());
+		if (kreloc_snapshot_info(h->snap, &si, sizeof(si)) == 0 && c->dir)
+			p_err("%s (%s, build id %s): %s", h->name, si.osrelease, si.build_id,
+			      kreloc_errmsg());
+		else
+			p_err("%s", kreloc_errmsg());
+		if (exit_for_errno(-ret) == EXIT_UNAVAILABLE)
+			c->unavailable = 1;
+		return;
+	}
+	kreloc_snapshot_info(h->snap, &si, sizeof(si));
+	h->nr_mods = si.nr_modules;
+	h->warned = calloc(si.nr_modules + 1, 1);
+}
+
+static void host_free(struct host *h)
+{
+	kreloc_resolver_free(h->r);
+	kreloc_snapshot_free(h->snap);
+	free(h->name);
+	free(h->reason);
+	free(h->warned);
+}
+
+static size_t hash(const char *s, size_t n)
+{
+	size_t h = 2166136261u, i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+/* A host name names a file in the directory, nothing else. */
+static bool host_ok(const char *s, size_t n)
+{
+	return n && n < 256 && !memchr(s, '/', n) && !memchr(s, '\0', n) &&
+	       !(n == 1 && s[0] == '.') && !(n == 2 && s[0] == '.' && s[1] == '.');
+}
+
+/* The host of that name, loaded the first time it is seen; NULL without memory. */
+static struct host *host_get(struct resolve_ctx *c, const char *name, size_t n)
+{
+	struct host *h, **t;
+	char *path;
+	size_t i;
+	int ret;
+
+	if (c->nr_hosts * 2 >= c->tab_size) {
+		size_t sz = c->tab_size ? c->tab_size * 2 : 64;
+
+		t = calloc(sz, sizeof(*t));
+		if (!t)
+			return NULL;
+		for (i = 0; i < c->tab_size; i++) {
+			size_t k;
+
+			if (!c->tab[i])
+				continue;
+			k = hash(c->tab[i]->name, strlen(c->tab[i]->name)) & (sz - 1);
+			while (t[k])
+				k = (k + 1) & (sz - 1);
+			t[k] = c->tab[i];
+		}
+		free(c->tab);
+		c->tab = t;
+		c->tab_size = sz;
+	}
+	for (i = hash(name, n) & (c->tab_size - 1); c->tab[i]; i = (i + 1) & (c->tab_size - 1))
+		if (!strncmp(c->tab[i]->name, name, n) && !c->tab[i]->name[n])
+			return c->tab[i];
+	h = calloc(1, sizeof(*h));
+	if (!h || !(h->name = strndup(name, n))) {
+		free(h);
+		return NULL;
+	}
+	c->tab[i] = h;
+	c->nr_hosts++;
+	if (!host_ok(name, n)) {
+		h->err = -EINVAL;
+		h->reason = strdup("not a host name (a file name in the snapshot directory)");
+		return h;
+	}
+	if (asprintf(&path, "%s/%s", c->dir, h->name) < 0)
+		return NULL;
+	ret = kreloc_snapshot_load(path, &h->snap);
+	free(path);
+	if (ret) {
+		h->err = ret;
+		h->reason = strdup(ret == -ENOENT ? "no snapshot of this host in the directory" :
+				   kreloc_errmsg());
+		if (ret != -ENOENT)
+			p_err("%s", kreloc_errmsg());
+		return h;
+	}
+	host_resolver(c, h);
+	return h;
+}
+
+/* ---- one address ---- */
 
 /*
  * Parse a hex address (0x optional).  Hand-written rather than strtoull():
@@ -146,22 +287,49 @@ static int parse_addr(const char *t, size_t n, uint64_t *v)
 }
 
 struct item {
+	const char *host;		/* --snapshot-dir: the token before the address */
+	size_t host_len;
 	const char *tok;
 	size_t len;
 	unsigned long lineno;
 	uint64_t addr;
 	int ok, kind;
 	bool linked;			/* vmlinux:0xLINKED */
-	struct kres_hit h;
+	struct host *h;
+	struct kreloc_addr_info info;
 };
 
 #define VMLINUX_PREFIX "vmlinux:"
+
+/*
+ * The first hit in a module record: its file's note (how it was chosen, or
+ * why none), once; a file a debuginfod server could not be asked for
+ * makes the exit status 4 (EXIT_UNAVAILABLE).
+ */
+static void module_note(struct resolve_ctx *c, struct host *h, const struct kreloc_addr_info *in,
+			const char *host)
+{
+	struct kreloc_module_file_info mf;
+
+	if (in->module < 0 || !h->warned || (size_t)in->module >= h->nr_mods ||
+	    h->warned[in->module])
+		return;
+	h->warned[in->module] = 1;
+	if (kreloc_resolver_module_file(h->r, (size_t)in->module, &mf, sizeof(mf)) || !mf.why)
+		return;
+	if (mf.status == KRELOC_FILE_UNAVAILABLE)
+		c->unavailable = 1;
+	p_warn("%s%s%s: %s%s", host ? host : "", host ? ": " : "", in->module_name, mf.why,
+	       mf.status == KRELOC_FILE_OK ? "" :
+	       ": its addresses are named by section (.text+0x...), not by symbol");
+}
 
 static void item_lookup(struct resolve_ctx *c, struct item *it, const char *src)
 {
 	size_t skip = 0;
 
-	it->kind = KRES_UNKNOWN;
+	it->kind = KRELOC_UNKNOWN;
+	it->h = c->dir ? (it->host ? host_get(c, it->host, it->host_len) : NULL) : &c->one;
 	it->linked = it->len > strlen(VMLINUX_PREFIX) &&
 		     !memcmp(it->tok, VMLINUX_PREFIX, strlen(VMLINUX_PREFIX));
 	if (it->linked)
@@ -173,101 +341,128 @@ static void item_lookup(struct resolve_ctx *c, struct item *it, const char *src)
 			       it->tok);
 		else
 			p_warn("%s: '%.*s' is not a hex address", src, (int)it->len, it->tok);
-	} else {
-		it->kind = it->linked ? kres_lookup_linked(c->r, it->addr, &it->h) :
-			   kres_lookup(c->r, it->addr, &it->h);
+	} else if (it->h && it->h->r) {
+		it->kind = kreloc_resolve(it->h->r, it->addr, it->linked ? KRELOC_RESOLVE_LINKED : 0,
+					  &it->info, sizeof(it->info));
+		if (it->kind == KRELOC_MODULE)
+			module_note(c, it->h, &it->info, c->dir ? it->h->name : NULL);
 	}
 	c->total++;
-	if (it->kind == KRES_UNKNOWN)
+	if (it->kind == KRELOC_UNKNOWN)
 		c->failed++;
 }
 
-static bool mod_unloaded(const struct ks_mod *m)
-{
-	return strcmp(m->state, "live") && strcmp(m->state, "coming");
-}
-
 /* Why an item did not resolve. */
-static const char *item_why(const struct resolve_ctx *c, const struct item *it, char *buf,
-			    size_t len)
+static const char *item_why(const struct item *it, char *buf, size_t len)
 {
+	if (!it->h)
+		return "no host: --snapshot-dir takes HOST ADDR";
+	if (it->h->err)
+		return it->h->reason ? it->h->reason : "the host's snapshot cannot be used";
 	if (!it->ok)
 		return it->linked ? "vmlinux: needs a hex link-time address" : "not a hex address";
-	return kres_why(c->r, it->addr, it->linked, buf, len);
+	return kreloc_resolve_why(it->h->r, it->addr, it->linked ? KRELOC_RESOLVE_LINKED : 0,
+				  buf, len);
 }
 
-static void emit_json(struct resolve_ctx *c, struct item *it)
+static bool unloaded(const struct kreloc_addr_info *in)
 {
-	const struct kres_hit *h = &it->h;
-	char why[256];
+	return strcmp(in->module_state, "live") && strcmp(in->module_state, "coming");
+}
+
+static void emit_json(struct item *it)
+{
+	const struct kreloc_addr_info *h = &it->info;
+	char why[512];
 
 	jsonw_start_object(json_wtr);
+	if (it->host) {
+		jsonw_name(json_wtr, "host");
+		jsonw_string_len(json_wtr, it->host, it->host_len);
+	}
 	jsonw_name(json_wtr, "input");
 	jsonw_string_len(json_wtr, it->tok, it->len);
 	if (it->ok)
 		jsonw_hex_field(json_wtr, "address", it->addr);
 	if (it->linked)
 		jsonw_bool_field(json_wtr, "linked", true);
-	jsonw_bool_field(json_wtr, "resolved", it->kind != KRES_UNKNOWN);
-	if (it->kind == KRES_UNKNOWN) {
-		jsonw_string_field(json_wtr, "error", item_why(c, it, why, sizeof(why)));
+	jsonw_bool_field(json_wtr, "resolved", it->kind != KRELOC_UNKNOWN);
+	if (it->kind == KRELOC_UNKNOWN) {
+		jsonw_string_field(json_wtr, "error", item_why(it, why, sizeof(why)));
 		jsonw_end_object(json_wtr);
 		return;
 	}
-	if (h->sym) {
+	if (h->symbol) {
 		jsonw_name(json_wtr, "symbol");
-		jsonw_string_len(json_wtr, h->sym, h->sym_len);
+		jsonw_string_len(json_wtr, h->symbol, h->symbol_len);
 	} else {
 		jsonw_null_field(json_wtr, "symbol");
 	}
-	jsonw_hex_field(json_wtr, "offset", h->off);
-	jsonw_string_field(json_wtr, "module", h->mod ? h->mod->name : NULL);
-	if (h->mod) {
-		if (h->mod->load_gen.ok)
-			jsonw_uint_field(json_wtr, "load_gen", h->mod->load_gen.v);
-		jsonw_string_field(json_wtr, "module_state", h->mod->state);
+	jsonw_hex_field(json_wtr, "offset", h->offset);
+	jsonw_string_field(json_wtr, "module", h->module_name);
+	if (h->module_name) {
+		if (h->load_gen.known)
+			jsonw_uint_field(json_wtr, "load_gen", h->load_gen.value);
+		jsonw_string_field(json_wtr, "module_state", h->module_state);
 	}
 	jsonw_string_field(json_wtr, "section", h->section);
+	if (h->note)
+		jsonw_string_field(json_wtr, "note", h->note);
 	jsonw_end_object(json_wtr);
+}
+
+/* " [MODULE]" or " [MODULE@LOAD_GEN]" */
+static void out_module(struct out *o, const struct kreloc_addr_info *h)
+{
+	out_mem(o, " [", 2);
+	out_str(o, h->module_name);
+	if (unloaded(h) && h->load_gen.known) {
+		char g[24];
+
+		snprintf(g, sizeof(g), "@%" PRIu64, h->load_gen.value);
+		out_str(o, g);
+	}
+	out_mem(o, "]", 1);
 }
 
 static void item_emit(struct resolve_ctx *c, struct item *it)
 {
-	const struct kres_hit *h = &it->h;
+	const struct kreloc_addr_info *h = &it->info;
 
 	if (json_output) {
-		emit_json(c, it);
+		emit_json(it);
 		return;
 	}
+	if (it->host) {
+		out_mem(&c->o, it->host, it->host_len);
+		out_mem(&c->o, " ", 1);
+	}
 	out_mem(&c->o, it->tok, it->len);
-	if (it->kind == KRES_UNKNOWN) {
-		char why[256];
+	if (it->kind == KRELOC_UNKNOWN) {
+		char why[512];
 
 		out_mem(&c->o, " ? (", 4);
-		out_str(&c->o, item_why(c, it, why, sizeof(why)));
+		out_str(&c->o, item_why(it, why, sizeof(why)));
 		out_mem(&c->o, ")\n", 2);
 		return;
 	}
 	out_mem(&c->o, " ", 1);
-	if (h->sym)
-		out_mem(&c->o, h->sym, h->sym_len);
+	if (h->symbol)
+		out_mem(&c->o, h->symbol, h->symbol_len);
 	else
 		out_str(&c->o, h->section);
 	out_mem(&c->o, "+", 1);
-	out_hex(&c->o, h->off);
-	if (h->mod) {
-		out_mem(&c->o, " [", 2);
-		out_str(&c->o, h->mod->name);
-		if (mod_unloaded(h->mod) && h->mod->load_gen.ok) {
-			char g[24];
-
-			snprintf(g, sizeof(g), "@%" PRIu64, h->mod->load_gen.v);
-			out_str(&c->o, g);
-		}
-		out_mem(&c->o, "]", 1);
-	}
+	out_hex(&c->o, h->offset);
+	if (h->module_name)
+		out_module(&c->o, h);
 	out_mem(&c->o, " ", 1);
 	out_str(&c->o, h->section);
+	if (h->note) {
+		/* No symbol: why (its .ko not found, another build, ...). */
+		out_mem(&c->o, " (", 2);
+		out_str(&c->o, h->note);
+		out_mem(&c->o, ")", 1);
+	}
 	out_mem(&c->o, "\n", 1);
 }
 
@@ -284,8 +479,8 @@ static void run_batch(struct resolve_ctx *c, struct item *b, size_t n, const cha
 
 	for (i = 0; i < n; i++) {
 		item_lookup(c, &b[i], src);
-		if (b[i].kind != KRES_UNKNOWN && b[i].h.sym)
-			__builtin_prefetch(b[i].h.sym);
+		if (b[i].kind != KRELOC_UNKNOWN && b[i].info.symbol)
+			__builtin_prefetch(b[i].info.symbol);
 	}
 	for (i = 0; i < n; i++)
 		item_emit(c, &b[i]);
@@ -313,10 +508,27 @@ static int read_more(char *buf, size_t *len, int *eof)
 	return 0;
 }
 
-/* Whitespace-separated addresses from stdin, answered after every read. */
+/* The next whitespace-separated token of buf[*i..len); false if there is none. */
+static bool next_token(const char *buf, size_t len, size_t *i, unsigned long *lineno,
+		       size_t *start)
+{
+	while (*i < len && is_blank(buf[*i])) {
+		*lineno += buf[*i] == '\n';
+		(*i)++;
+	}
+	*start = *i;
+	while (*i < len && !is_blank(buf[*i]))
+		(*i)++;
+	return *i > *start;
+}
+
+/*
+ * Whitespace-separated addresses (with --snapshot-dir, HOST ADDR pairs)
+ * from stdin, answered after every read.
+ */
 static int resolve_stdin(struct resolve_ctx *c)
 {
-	size_t len = 0, i, start, nb = 0;
+	size_t len = 0, i, start, hstart = 0, nb = 0;
 	unsigned long lineno = 1;
 	char *buf = malloc(INBUF + 1);
 	struct item batch[BATCH];
@@ -331,21 +543,43 @@ static int resolve_stdin(struct resolve_ctx *c)
 			free(buf);
 			return -1;
 		}
-		/* Every complete token; a partial one waits for the next read. */
+		/* Every complete token (pair); a partial one waits for the next read. */
 		i = 0;
 		for (;;) {
-			while (i < len && is_blank(buf[i])) {
-				lineno += buf[i] == '\n';
-				i++;
+			size_t before = i;
+			unsigned long lbefore = lineno;
+			bool have_host = false;
+
+			memset(&batch[nb], 0, sizeof(batch[nb]));
+			if (c->dir) {
+				if (!next_token(buf, len, &i, &lineno, &hstart))
+					break;
+				have_host = true;
 			}
-			start = i;
-			while (i < len && !is_blank(buf[i]))
-				i++;
-			if (i == start)
+			if (!next_token(buf, len, &i, &lineno, &start) || (i == len && !eof)) {
+				if (have_host && eof && i == start) {
+					/* A host without an address at the end: say so. */
+					batch[nb].h = NULL;
+					batch[nb].tok = buf + hstart;
+					batch[nb].len = i - hstart;
+					batch[nb].lineno = lineno;
+					if (++nb == BATCH) {
+						run_batch(c, batch, nb, "stdin");
+						nb = 0;
+					}
+					break;
+				}
+				if (!eof) {
+					i = before;
+					lineno = lbefore;
+				}
 				break;
-			if (i == len && !eof) {
-				i = start;
-				break;
+			}
+			if (have_host) {
+				batch[nb].host = buf + hstart;
+				batch[nb].host_len = start - hstart;
+				while (batch[nb].host_len && is_blank(batch[nb].host[batch[nb].host_len - 1]))
+					batch[nb].host_len--;
 			}
 			batch[nb].tok = buf + start;
 			batch[nb].len = i - start;
@@ -375,44 +609,38 @@ static int resolve_stdin(struct resolve_ctx *c)
 }
 
 /* " <SYMBOL+0xOFF>" or " <SYMBOL+0xOFF [MODULE]>" after an address in text. */
-static void annotate(struct out *o, const struct kres_hit *h)
+static void annotate(struct out *o, const struct kreloc_addr_info *h)
 {
 	out_mem(o, " <", 2);
-	if (h->sym)
-		out_mem(o, h->sym, h->sym_len);
+	if (h->symbol)
+		out_mem(o, h->symbol, h->symbol_len);
 	else
 		out_str(o, h->section);
 	out_mem(o, "+", 1);
-	out_hex(o, h->off);
-	if (h->mod) {
-		out_mem(o, " [", 2);
-		out_str(o, h->mod->name);
-		if (mod_unloaded(h->mod) && h->mod->load_gen.ok) {
-			char g[24];
-
-			snprintf(g, sizeof(g), "@%" PRIu64, h->mod->load_gen.v);
-			out_str(o, g);
-		}
-		out_mem(o, "]", 1);
-	}
+	out_hex(o, h->offset);
+	if (h->module_name)
+		out_module(o, h);
 	out_mem(o, ">", 1);
 }
 
 /* One piece of text, copied with every address in it annotated. */
 static void text_piece(struct resolve_ctx *c, const char *p, size_t n)
 {
+	struct kreloc_addr_info h;
 	struct ktext_num t;
-	struct kres_hit h;
 	size_t pos = 0;
 
 	while (ktext_next(p, n, pos, true, &t)) {
 		out_mem(&c->o, p + pos, t.end - pos);
 		pos = t.end;
 		c->total++;
-		if (kres_lookup(c->r, t.value, &h) != KRES_UNKNOWN)
+		if (kreloc_resolve(c->one.r, t.value, 0, &h, sizeof(h)) != KRELOC_UNKNOWN) {
+			if (h.module >= 0)
+				module_note(c, &c->one, &h, NULL);
 			annotate(&c->o, &h);
-		else
+		} else {
 			c->failed++;
+		}
 	}
 	out_mem(&c->o, p + pos, n - pos);
 }
@@ -456,10 +684,57 @@ static int resolve_text(struct resolve_ctx *c)
 	return 0;
 }
 
+/* The addresses given as arguments (with --snapshot-dir, HOST ADDR pairs). */
+static void resolve_args(struct resolve_ctx *c, int argc, char **argv)
+{
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		struct item it = { 0 };
+
+		if (c->dir) {
+			it.host = argv[i];
+			it.host_len = strlen(argv[i]);
+			if (++i == argc) {
+				it.host = NULL;
+				it.tok = argv[i - 1];
+				it.len = it.host_len;
+				it.host_len = 0;
+				run_batch(c, &it, 1, "argument");
+				break;
+			}
+		}
+		it.tok = argv[i];
+		it.len = strlen(argv[i]);
+		run_batch(c, &it, 1, "argument");
+	}
+}
+
+/*
+ * The debuginfod servers of DEBUGINFOD_URLS, when set and usable (else a
+ * warning).  libdebuginfod waits 90 s for a server by default, and tries
+ * again twice: kreloc, which asks a server stuck once no more in a run,
+ * waits DEBUGINFOD_TIMEOUT=10 unless the user set it (kreloc(8)).
+ */
+bool debuginfod_wanted(void)
+{
+	const char *urls = getenv("DEBUGINFOD_URLS");
+
+	if (!urls || !*urls)
+		return false;
+	if (kreloc_feature(KRELOC_FEATURE_DEBUGINFOD) != 1) {
+		p_warn("DEBUGINFOD_URLS is set, but %s: no file is fetched", kreloc_errmsg());
+		return false;
+	}
+	setenv("DEBUGINFOD_TIMEOUT", "10", 0);
+	return true;
+}
+
 int do_resolve(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "snapshot", required_argument, NULL, 's' },
+		{ "snapshot-dir", required_argument, NULL, 'D' },
 		{ "system-map", required_argument, NULL, 'm' },
 		{ "kallsyms", required_argument, NULL, 'k' },
 		{ "vmlinux", required_argument, NULL, 'v' },
@@ -469,22 +744,21 @@ int do_resolve(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *snap_path = NULL, *map = NULL, *moddir = NULL;
+	const char *snap_path = NULL, *moddir = NULL;
+	struct resolve_ctx ctx = { .kind = KRELOC_MAP_NONE };
+	struct kreloc_file_info cf;
 	bool text = false;
-	enum kres_map_kind kind = KRES_SYSTEM_MAP;
-	struct resolve_ctx ctx = { 0 };
-	struct ksnap s;
-	struct kres r;
-	char err[1024];
-	int c, i, use_stdin, ret = EXIT_OK, nmaps = 0;
+	int c, use_stdin, ret = EXIT_OK, nmaps = 0;
 	struct stat st;
+	size_t i;
 
-	while ((c = getopt_long(argc, argv, "+:s:m:k:v:d:jth", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:s:D:m:k:v:d:jth", opts, NULL)) != -1) {
 		switch (c) {
 		case 's': snap_path = optarg; break;
-		case 'm': map = optarg; kind = KRES_SYSTEM_MAP; nmaps++; break;
-		case 'k': map = optarg; kind = KRES_KALLSYMS; nmaps++; break;
-		case 'v': map = optarg; kind = KRES_VMLINUX; nmaps++; break;
+		case 'D': ctx.dir = optarg; break;
+		case 'm': ctx.map = optarg; ctx.kind = KRELOC_MAP_SYSTEM_MAP; nmaps++; break;
+		case 'k': ctx.map = optarg; ctx.kind = KRELOC_MAP_KALLSYMS; nmaps++; break;
+		case 'v': ctx.map = optarg; ctx.kind = KRELOC_MAP_VMLINUX; nmaps++; break;
 		case 'd': moddir = optarg; break;
 		case 'j': json_output = true; break;
 		case 't': text = true; break;
@@ -492,30 +766,48 @@ int do_resolve(int argc, char **argv)
 		default: return opt_err("resolve", c, argv);
 		}
 	}
-	if (!snap_path)
-		return usage_err("resolve", "--snapshot FILE is required");
-	if (nmaps != 1)
+	if (!snap_path == !ctx.dir)
+		return usage_err("resolve", snap_path ? "--snapshot FILE and --snapshot-dir DIR "
+				 "do not mix" : "--snapshot FILE is required (or --snapshot-dir DIR)");
+	if (nmaps > 1)
 		return usage_err("resolve", "give exactly one of --system-map FILE, --kallsyms FILE "
 				 "and --vmlinux FILE");
 	if (moddir && (stat(moddir, &st) || !S_ISDIR(st.st_mode)))
 		return usage_err("resolve", "--modules-dir %s: %s", moddir,
+				 errno ? strerror(errno) : "not a directory");
+	if (ctx.dir && (stat(ctx.dir, &st) || !S_ISDIR(st.st_mode)))
+		return usage_err("resolve", "--snapshot-dir %s: %s", ctx.dir,
 				 errno ? strerror(errno) : "not a directory");
 	use_stdin = optind == argc || (optind + 1 == argc && !strcmp(argv[optind], "-"));
 	if (text && json_output)
 		return usage_err("resolve", "--text copies text: it does not mix with --json");
 	if (text && !use_stdin)
 		return usage_err("resolve", "--text reads standard input, not ADDR arguments");
-	if (ksnap_load(&s, snap_path, err, sizeof(err))) {
-		p_err("%s", err);
-		return EXIT_FAIL;
+	if (text && ctx.dir)
+		return usage_err("resolve", "--text reads one boot's text: give --snapshot FILE");
+	ctx.debuginfod = debuginfod_wanted();
+	if (!nmaps && !ctx.debuginfod)
+		return usage_err("resolve", "give exactly one of --system-map FILE, --kallsyms FILE "
+				 "and --vmlinux FILE (or set DEBUGINFOD_URLS: the vmlinux of the "
+				 "snapshot's build id is fetched)");
+	{
+		KRELOC_OPTS(kreloc_files_opts, fo, .modules_dir = moddir,
+			    .debuginfod = ctx.debuginfod);
+
+		ret = kreloc_files_new(&fo, &ctx.files);
+		if (ret)
+			return lib_err(ret);
 	}
-	if (kres_init(&r, &s, map, kind, moddir, err, sizeof(err))) {
-		p_err("%s", err);
-		kres_free(&r);
-		ksnap_free(&s);
-		return EXIT_FAIL;
+	if (snap_path) {
+		ret = snapshot_open(snap_path, &ctx.one.snap);
+		if (ret)
+			goto out;
+		host_resolver(&ctx, &ctx.one);
+		if (ctx.one.err) {
+			ret = exit_for_errno(-ctx.one.err);
+			goto out;
+		}
 	}
-	ctx.r = &r;
 	ctx.o.buf = malloc(OUTBUF);
 	if (!ctx.o.buf) {
 		p_err("out of memory");
@@ -524,6 +816,13 @@ int do_resolve(int argc, char **argv)
 	}
 	if (json_output) {
 		json_doc_begin();
+		if (snap_path && !kreloc_resolver_core_file(ctx.one.r, &cf, sizeof(cf)) && cf.path) {
+			jsonw_name(json_wtr, "core");
+			jsonw_start_object(json_wtr);
+			jsonw_string_field(json_wtr, "file", cf.path);
+			jsonw_string_field(json_wtr, "origin", kreloc_origin_name(cf.origin));
+			jsonw_end_object(json_wtr);
+		}
 		jsonw_name(json_wtr, "results");
 		jsonw_start_array(json_wtr);
 	}
@@ -536,11 +835,7 @@ int do_resolve(int argc, char **argv)
 		if (resolve_stdin(&ctx))
 			ret = EXIT_FAIL;
 	} else {
-		for (i = optind; i < argc; i++) {
-			struct item it = { .tok = argv[i], .len = strlen(argv[i]) };
-
-			run_batch(&ctx, &it, 1, "argument");
-		}
+		resolve_args(&ctx, argc - optind, argv + optind);
 	}
 	out_flush(&ctx.o);
 	if (json_output) {
@@ -550,10 +845,19 @@ int do_resolve(int argc, char **argv)
 		json_doc_end();
 	}
 	if (ctx.failed && !ret)
-		ret = EXIT_FAIL;
+		ret = ctx.unavailable ? EXIT_UNAVAILABLE : EXIT_FAIL;
+	else if (ctx.unavailable && !ret)
+		ret = EXIT_UNAVAILABLE;
 out:
 	free(ctx.o.buf);
-	kres_free(&r);
-	ksnap_free(&s);
+	host_free(&ctx.one);
+	for (i = 0; i < ctx.tab_size; i++) {
+		if (ctx.tab[i]) {
+			host_free(ctx.tab[i]);
+			free(ctx.tab[i]);
+		}
+	}
+	free(ctx.tab);
+	kreloc_files_free(ctx.files);
 	return ret;
 }

@@ -6,90 +6,90 @@
 #include <stdio.h>
 #include <string.h>
 #include "main.h"
-#include "debugfs.h"
-#include "ksnap.h"
 
-static void jval(const char *name, const struct kval *v, bool hex)
+static void jval(const char *name, const struct kreloc_value *v, bool hex)
 {
-	if (!v->ok)
+	if (!v->known)
 		jsonw_null_field(json_wtr, name);
 	else if (hex)
-		jsonw_hex_field(json_wtr, name, v->v);
+		jsonw_hex_field(json_wtr, name, v->value);
 	else
-		jsonw_uint_field(json_wtr, name, v->v);
+		jsonw_uint_field(json_wtr, name, v->value);
 }
 
-static void show_json(const struct ksnap *s, int no_modules)
+static void show_json(const struct kreloc_snapshot *s)
 {
+	struct kreloc_snapshot_info si;
+	struct kreloc_section_info c;
+	struct kreloc_anchor_info a;
+	struct kreloc_module_info m;
+	struct kreloc_mem_info k;
 	size_t i, j;
 	int kind;
 
+	kreloc_snapshot_info(s, &si, sizeof(si));
 	json_doc_begin();
-	jsonw_uint_field(json_wtr, "format", s->version);
-	jsonw_string_field(json_wtr, "osrelease", s->osrelease);
-	jsonw_string_field(json_wtr, "arch", s->arch);
-	jsonw_string_field(json_wtr, "endian", s->endian);
-	jsonw_string_field(json_wtr, "elf_abi", s->abi);
-	jsonw_string_field(json_wtr, "build_id", s->build_id);
-	jsonw_string_field(json_wtr, "status", s->status);
-	jsonw_string_field(json_wtr, "init", s->init);
-	jsonw_string_field(json_wtr, "linked_source", s->linked_source);
-	jval("generation", &s->generation, false);
-	jval("kerneloffset", &s->kerneloffset, true);
-	jval("ref_linked", &s->ref_linked, true);
-	jval("ref_runtime", &s->ref_runtime, true);
+	jsonw_uint_field(json_wtr, "format", si.format);
+	jsonw_string_field(json_wtr, "osrelease", si.osrelease);
+	jsonw_string_field(json_wtr, "arch", si.arch);
+	jsonw_string_field(json_wtr, "endian", si.endian);
+	jsonw_string_field(json_wtr, "elf_abi", si.elf_abi);
+	jsonw_string_field(json_wtr, "build_id", si.build_id);
+	jsonw_string_field(json_wtr, "status", si.status);
+	jsonw_string_field(json_wtr, "init", si.init);
+	jsonw_string_field(json_wtr, "linked_source", si.linked_source);
+	jval("generation", &si.generation, false);
+	jval("kerneloffset", &si.kerneloffset, true);
+	jval("ref_linked", &si.ref_linked, true);
+	jval("ref_runtime", &si.ref_runtime, true);
 	jsonw_name(json_wtr, "sections");
 	jsonw_start_array(json_wtr);
-	for (i = 0; i < s->nr_core; i++) {
-		const struct ks_core *c = &s->core[i];
-
+	for (i = 0; !kreloc_snapshot_section(s, i, &c, sizeof(c)); i++) {
 		jsonw_start_object(json_wtr);
-		jsonw_string_field(json_wtr, "name", c->name);
-		jval("linked", &c->linked, true);
-		jval("runtime", &c->runtime, true);
-		jval("size", &c->size, true);
-		jval("offset", &c->offset, true);
-		jsonw_string_field(json_wtr, "status", c->status);
+		jsonw_string_field(json_wtr, "name", c.name);
+		jval("linked", &c.linked, true);
+		jval("runtime", &c.runtime, true);
+		jval("size", &c.size, true);
+		jval("offset", &c.offset, true);
+		jsonw_string_field(json_wtr, "status", c.status);
 		jsonw_end_object(json_wtr);
 	}
 	jsonw_end_array(json_wtr);
 	jsonw_name(json_wtr, "anchors");
 	jsonw_start_array(json_wtr);
-	for (i = 0; i < s->nr_anchors; i++) {
+	for (i = 0; !kreloc_snapshot_anchor(s, i, &a, sizeof(a)); i++) {
+		struct kreloc_value v = { a.linked, true };
+
 		jsonw_start_object(json_wtr);
-		jsonw_string_field(json_wtr, "name", s->anchors[i].name);
-		jval("linked", &s->anchors[i].linked, true);
-		jsonw_string_field(json_wtr, "section", s->anchors[i].section);
+		jsonw_string_field(json_wtr, "name", a.name);
+		jval("linked", &v, true);
+		jsonw_string_field(json_wtr, "section", a.section);
 		jsonw_end_object(json_wtr);
 	}
 	jsonw_end_array(json_wtr);
-	jsonw_bool_field(json_wtr, "modules_tracked", !no_modules);
+	jsonw_bool_field(json_wtr, "modules_tracked", si.modules_tracked);
 	jsonw_name(json_wtr, "modules");
 	jsonw_start_array(json_wtr);
-	for (i = 0; i < s->nr_mods; i++) {
-		const struct ks_mod *m = &s->mods[i];
-
+	for (i = 0; !kreloc_snapshot_module(s, i, &m, sizeof(m)); i++) {
 		jsonw_start_object(json_wtr);
-		jsonw_string_field(json_wtr, "name", m->name);
-		jsonw_string_field(json_wtr, "state", m->state);
-		jval("text_base", &m->text_base, true);
-		jval("text_size", &m->text_size, true);
-		jval("load_gen", &m->load_gen, false);
-		jval("unload_gen", &m->unload_gen, false);
-		jsonw_string_field(json_wtr, "build_id", m->build_id);
-		for (kind = KS_REGION; kind <= KS_SECTION; kind++) {
-			jsonw_name(json_wtr, kind == KS_REGION ? "regions" : "sections");
+		jsonw_string_field(json_wtr, "name", m.name);
+		jsonw_string_field(json_wtr, "state", m.state);
+		jval("text_base", &m.text_base, true);
+		jval("text_size", &m.text_size, true);
+		jval("load_gen", &m.load_gen, false);
+		jval("unload_gen", &m.unload_gen, false);
+		jsonw_string_field(json_wtr, "build_id", m.build_id);
+		for (kind = KRELOC_MEM_REGION; kind <= KRELOC_MEM_SECTION; kind++) {
+			jsonw_name(json_wtr, kind == KRELOC_MEM_REGION ? "regions" : "sections");
 			jsonw_start_array(json_wtr);
-			for (j = 0; j < m->nr_mem; j++) {
-				const struct ks_mem *k = &m->mem[j];
-
-				if ((int)k->kind != kind)
+			for (j = 0; !kreloc_snapshot_module_mem(s, i, j, &k, sizeof(k)); j++) {
+				if ((int)k.kind != kind)
 					continue;
 				jsonw_start_object(json_wtr);
-				jsonw_string_field(json_wtr, "name", k->name);
-				jval("address", &k->addr, true);
-				jval("size", &k->size, true);
-				jsonw_string_field(json_wtr, "state", k->state);
+				jsonw_string_field(json_wtr, "name", k.name);
+				jval("address", &k.address, true);
+				jval("size", &k.size, true);
+				jsonw_string_field(json_wtr, "state", k.state);
 				jsonw_end_object(json_wtr);
 			}
 			jsonw_end_array(json_wtr);
@@ -100,49 +100,46 @@ static void show_json(const struct ksnap *s, int no_modules)
 	json_doc_end();
 }
 
-static void show_text(const struct ksnap *s, int no_modules)
+static void show_text(const struct kreloc_snapshot *s)
 {
-	char a[KVAL_BUF], b[KVAL_BUF], c[KVAL_BUF], d[KVAL_BUF];
+	char a[VAL_BUF], b[VAL_BUF], c[VAL_BUF], d[VAL_BUF];
+	struct kreloc_snapshot_info si;
+	struct kreloc_section_info k;
+	struct kreloc_module_info m;
+	struct kreloc_mem_info r;
 	size_t i, j;
 
-	printf("kernel      %s %s (%s-endian, ELF ABI %s)\n", s->osrelease, s->arch,
-	       s->endian, s->abi);
-	printf("build id    %s\n", s->build_id);
-	printf("status      %s   init %s   generation %s\n", s->status, s->init,
-	       kval_dec(a, &s->generation));
-	printf("offset      %s   (_text linked %s, runtime %s)\n", kval_hex(a, &s->kerneloffset),
-	       kval_hex(b, &s->ref_linked), kval_hex(c, &s->ref_runtime));
+	kreloc_snapshot_info(s, &si, sizeof(si));
+	printf("kernel      %s %s (%s-endian, ELF ABI %s)\n", si.osrelease, si.arch, si.endian,
+	       si.elf_abi);
+	printf("build id    %s\n", si.build_id);
+	printf("status      %s   init %s   generation %s\n", si.status, si.init,
+	       val_dec(a, &si.generation));
+	printf("offset      %s   (_text linked %s, runtime %s)\n", val_hex(a, &si.kerneloffset),
+	       val_hex(b, &si.ref_linked), val_hex(c, &si.ref_runtime));
 	printf("\n%-10s %-18s %-18s %-10s %-18s %s\n", "SECTION", "LINKED", "RUNTIME", "SIZE",
 	       "OFFSET", "STATUS");
-	for (i = 0; i < s->nr_core; i++) {
-		const struct ks_core *k = &s->core[i];
-
-		printf("%-10s %-18s %-18s %-10s %-18s %s\n", k->name, kval_hex(a, &k->linked),
-		       kval_hex(b, &k->runtime), kval_hex(c, &k->size), kval_hex(d, &k->offset), k->status);
-	}
-	if (no_modules) {
+	for (i = 0; !kreloc_snapshot_section(s, i, &k, sizeof(k)); i++)
+		printf("%-10s %-18s %-18s %-10s %-18s %s\n", k.name, val_hex(a, &k.linked),
+		       val_hex(b, &k.runtime), val_hex(c, &k.size), val_hex(d, &k.offset), k.status);
+	if (!si.modules_tracked) {
 		printf("\nmodules     (this kreloc module does not track modules)\n");
 		return;
 	}
 	printf("\n%-24s %-7s %-18s %-10s %s\n", "MODULE", "STATE", "TEXT", "SIZE", "LOADED..UNLOADED");
-	for (i = 0; i < s->nr_mods; i++) {
-		const struct ks_mod *m = &s->mods[i];
-
-		printf("%-24s %-7s %-18s %-10s %s..%s\n", m->name, m->state, kval_hex(a, &m->text_base),
-		       kval_hex(b, &m->text_size), kval_dec(c, &m->load_gen), kval_dec(d, &m->unload_gen));
-		for (j = 0; j < m->nr_mem; j++) {
-			const struct ks_mem *k = &m->mem[j];
-
-			if (k->kind == KS_REGION && k->size.ok && k->size.v)
-				printf("    %-20s %-18s %-10s %s\n", k->name, kval_hex(a, &k->addr),
-				       kval_hex(b, &k->size), k->state);
-		}
+	for (i = 0; !kreloc_snapshot_module(s, i, &m, sizeof(m)); i++) {
+		printf("%-24s %-7s %-18s %-10s %s..%s\n", m.name, m.state, val_hex(a, &m.text_base),
+		       val_hex(b, &m.text_size), val_dec(c, &m.load_gen), val_dec(d, &m.unload_gen));
+		for (j = 0; !kreloc_snapshot_module_mem(s, i, j, &r, sizeof(r)); j++)
+			if (r.kind == KRELOC_MEM_REGION && r.size.known && r.size.value)
+				printf("    %-20s %-18s %-10s %s\n", r.name, val_hex(a, &r.address),
+				       val_hex(b, &r.size), r.state);
 	}
 }
 
 static const char show_help[] =
 	"Usage: kreloc show [--json] [--snapshot FILE]\n"
-	"Show the running kernel's relocation from " KRELOC_DEBUGFS_DIR "\n"
+	"Show the running kernel's relocation from /sys/kernel/debug/kreloc\n"
 	"(or a saved snapshot): core sections, offsets and module records.\n";
 
 int do_show(int argc, char **argv)
@@ -154,9 +151,8 @@ int do_show(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *snap_path = NULL;
-	char err[1024];
-	struct ksnap s;
-	int c, no_modules = 0, ret;
+	struct kreloc_snapshot *s;
+	int c, ret;
 
 	while ((c = getopt_long(argc, argv, "+:js:h", opts, NULL)) != -1) {
 		switch (c) {
@@ -168,18 +164,13 @@ int do_show(int argc, char **argv)
 	}
 	if (optind != argc)
 		return usage_err("show", "unexpected argument '%s'", argv[optind]);
-	if (snap_path)
-		ret = ksnap_load(&s, snap_path, err, sizeof(err)) ? EXIT_FAIL : EXIT_OK;
-	else
-		ret = kreloc_live(&s, &no_modules, err, sizeof(err));
-	if (ret) {
-		p_err("%s", err);
+	ret = snapshot_open(snap_path, &s);
+	if (ret)
 		return ret;
-	}
 	if (json_output)
-		show_json(&s, no_modules);
+		show_json(s);
 	else
-		show_text(&s, no_modules);
-	ksnap_free(&s);
+		show_text(s);
+	kreloc_snapshot_free(s);
 	return EXIT_OK;
 }

@@ -12,8 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 #include "main.h"
-#include "debugfs.h"
-#include "ksnap.h"
 #include "ofile.h"
 
 static const char snapshot_help[] =
@@ -37,10 +35,11 @@ int do_snapshot(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL;
+	struct kreloc_snapshot_info si;
+	struct kreloc_snapshot *s;
 	char err[1024];
 	struct ofile o;
-	struct ksnap s;
-	int c, no_modules, ret, e;
+	int c, ret, e;
 
 	while ((c = getopt_long(argc, argv, "+:o:jh", opts, NULL)) != -1) {
 		switch (c) {
@@ -55,24 +54,22 @@ int do_snapshot(int argc, char **argv)
 	if (json_output && (!out || !strcmp(out, "-")))
 		return usage_err("snapshot", "--json describes the file written: give -o FILE "
 				 "(the snapshot itself is text; show --json prints the model)");
-	ret = kreloc_live(&s, &no_modules, err, sizeof(err));
-	if (ret) {
-		p_err("%s", err);
+	ret = snapshot_open(NULL, &s);
+	if (ret)
 		return ret;
-	}
-	if (no_modules)
-		p_warn("%s%s/modules missing: the snapshot has no module records (kreloc "
-		       "without module tracking)", root, KRELOC_DEBUGFS_DIR);
-	if (strcmp(s.status, "ok"))
+	kreloc_snapshot_info(s, &si, sizeof(si));
+	if (!si.modules_tracked)
+		p_warn("%s/sys/kernel/debug/kreloc/modules missing: the snapshot has no module "
+		       "records (kreloc without module tracking)", root);
+	if (strcmp(si.status, "ok"))
 		p_warn("STATUS=%s: sections without a published offset will not resolve",
-		       s.status);
+		       si.status);
 	if (ofile_open(&o, out, err, sizeof(err))) {
 		p_err("%s", err);
-		ksnap_free(&s);
+		kreloc_snapshot_free(s);
 		return EXIT_FAIL;
 	}
-	errno = 0;
-	e = ksnap_write(&s, o.f) ? (errno ? errno : EIO) : 0;
+	e = -kreloc_snapshot_write(s, o.f);
 	if (ofile_commit(&o, e != 0, err, sizeof(err))) {
 		if (e)
 			p_err("%s: %s", out && strcmp(out, "-") ? out : "standard output", strerror(e));
@@ -82,19 +79,19 @@ int do_snapshot(int argc, char **argv)
 	} else if (json_output) {
 		json_doc_begin();
 		jsonw_string_field(json_wtr, "output", out);
-		jsonw_uint_field(json_wtr, "format", KSNAP_VERSION);
-		jsonw_string_field(json_wtr, "osrelease", s.osrelease);
-		jsonw_string_field(json_wtr, "build_id", s.build_id);
-		jsonw_string_field(json_wtr, "status", s.status);
-		if (s.generation.ok)
-			jsonw_uint_field(json_wtr, "generation", s.generation.v);
+		jsonw_uint_field(json_wtr, "format", kreloc_snapshot_format());
+		jsonw_string_field(json_wtr, "osrelease", si.osrelease);
+		jsonw_string_field(json_wtr, "build_id", si.build_id);
+		jsonw_string_field(json_wtr, "status", si.status);
+		if (si.generation.known)
+			jsonw_uint_field(json_wtr, "generation", si.generation.value);
 		else
 			jsonw_null_field(json_wtr, "generation");
-		jsonw_uint_field(json_wtr, "anchors", s.nr_anchors);
-		jsonw_uint_field(json_wtr, "modules", s.nr_mods);
-		jsonw_bool_field(json_wtr, "modules_tracked", !no_modules);
+		jsonw_uint_field(json_wtr, "anchors", si.nr_anchors);
+		jsonw_uint_field(json_wtr, "modules", si.nr_modules);
+		jsonw_bool_field(json_wtr, "modules_tracked", si.modules_tracked);
 		json_doc_end();
 	}
-	ksnap_free(&s);
+	kreloc_snapshot_free(s);
 	return ret;
 }

@@ -9,7 +9,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "main.h"
-#include "debugfs.h"
 #include "tracefs.h"
 
 static int exists(const char *p)
@@ -72,8 +71,9 @@ static void print_error_log(const char *dir)
 static const char *tracefs_eperm_reason(void)
 {
 	static char why[512];
-	const char *mode = kreloc_lockdown();
+	char mode[32];
 
+	kreloc_live_lockdown(lib_root(), mode, sizeof(mode));
 	if (!strcmp(mode, "confidentiality"))
 		snprintf(why, sizeof(why), "refused by kernel lockdown (mode 'confidentiality' in "
 			 "%s/sys/kernel/security/lockdown: no tracefs, no kprobes)", root);

@@ -7,7 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
-#include "../kelf.h"
+#include "../../kelf.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len);
 

@@ -6,7 +6,7 @@
 #include <string.h>
 #include "ksnap.h"
 #include "kresolve.h"
-#include "../sysmap.h"
+#include "../../sysmap.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len);
 
@@ -50,10 +50,10 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 		for (a = 0xffffffff83000000ull; a < 0xffffffff84000000ull; a += 0x100003)
 			if (kres_lookup(&r, a, &h) == KRES_CORE && !h.sym)
 				abort();
-		if (r.nr) {
-			long k = kres_find(&r, r.addr[r.nr - 1]);
+		if (r.tab && r.tab->nr) {
+			long k = kres_find(r.tab, r.tab->addr[r.tab->nr - 1]);
 
-			if (k != (long)r.nr - 1)
+			if (k != (long)r.tab->nr - 1)
 				abort();
 		}
 	}

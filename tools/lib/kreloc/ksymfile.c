@@ -4,7 +4,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
+#include <fts.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -229,20 +229,14 @@ int ksf_symbol(const struct ksymfile *f, const char *name, uint64_t *value)
 
 /* ---- finding .ko files ---- */
 
-static struct ksf_index *walk_ix;
-static int walk_oom;
-
-static int walk_cb(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+/* Add a .ko file (base NAME.ko[.xz|.zst|.gz]) to the index; 0 or -1 (ENOMEM). */
+static int index_add(struct ksf_index *ix, const char *path, const char *base)
 {
 	static const char *const ext[] = { ".ko", ".ko.xz", ".ko.zst", ".ko.gz", NULL };
-	const char *base = path + ftw->base;
 	size_t blen = strlen(base), i;
 	struct ksf_kofile *k;
 	char *p;
 
-	(void)st;
-	if (flag != FTW_F)
-		return 0;
 	for (i = 0; ext[i]; i++) {
 		size_t el = strlen(ext[i]);
 
@@ -251,43 +245,52 @@ static int walk_cb(const char *path, const struct stat *st, int flag, struct FTW
 	}
 	if (!ext[i])
 		return 0;
-	k = realloc(walk_ix->ko, (walk_ix->nr + 1) * sizeof(*k));
-	if (!k) {
-		walk_oom = 1;
+	k = realloc(ix->ko, (ix->nr + 1) * sizeof(*k));
+	if (!k)
 		return -1;
-	}
-	walk_ix->ko = k;
-	k = &k[walk_ix->nr];
+	ix->ko = k;
+	k = &k[ix->nr];
 	k->name = strndup(base, blen - strlen(ext[i]));
 	k->path = strdup(path);
 	k->compressed = i > 0;
 	if (!k->name || !k->path) {
 		free(k->name);
 		free(k->path);
-		walk_oom = 1;
 		return -1;
 	}
 	for (p = k->name; *p; p++)
 		if (*p == '-')
 			*p = '_';
-	walk_ix->nr++;
+	ix->nr++;
 	return 0;
 }
 
+/* fts, not nftw: no global callback state, so several threads may index. */
 int ksf_index_dir(struct ksf_index *ix, const char *dir, char *err, size_t errlen)
 {
-	int r;
+	char *argv[] = { (char *)dir, NULL };
+	FTSENT *e;
+	FTS *fts;
+	int ret = 0;
 
 	memset(ix, 0, sizeof(*ix));
-	walk_ix = ix;
-	walk_oom = 0;
-	r = nftw(dir, walk_cb, 32, FTW_PHYS);
-	walk_ix = NULL;
-	if (walk_oom)
-		return ksnap_seterr(err, errlen, "%s: out of memory", dir);
-	if (r)
+	fts = fts_open(argv, FTS_PHYSICAL | FTS_NOCHDIR, NULL);
+	if (!fts)
 		return ksnap_seterr(err, errlen, "%s: %s", dir, strerror(errno));
-	return 0;
+	while ((e = fts_read(fts))) {
+		if (e->fts_info == FTS_DNR || e->fts_info == FTS_ERR || e->fts_info == FTS_NS) {
+			if (!ret)
+				ret = ksnap_seterr(err, errlen, "%s: %s", e->fts_path,
+						   strerror(e->fts_errno));
+			continue;
+		}
+		if (e->fts_info == FTS_F && index_add(ix, e->fts_path, e->fts_name)) {
+			ret = ksnap_seterr(err, errlen, "%s: out of memory", dir);
+			break;
+		}
+	}
+	fts_close(fts);
+	return ret;
 }
 
 const struct ksf_kofile *ksf_index_next(const struct ksf_index *ix, const char *modname,

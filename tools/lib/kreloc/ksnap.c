@@ -528,7 +528,7 @@ int ksnap_read(struct ksnap *s, FILE *f, const char *fname, char *err, size_t er
 	char *line = NULL, *tok[KSNAP_MAX_TOK];
 	size_t cap = 0;
 	unsigned long lineno = 0, seen = 0;
-	int in_records = 0, ended = 0, n, ret = -1, i;
+	int in_records = 0, ended = 0, n, ret = -EBADMSG, i;
 	ssize_t len;
 	const char *why = NULL;
 
@@ -561,6 +561,7 @@ int ksnap_read(struct ksnap *s, FILE *f, const char *fname, char *err, size_t er
 				ksnap_seterr(err, errlen, "%s:%lu: snapshot format version %" PRIu64
 					     " is newer than this kreloc reads (%d)", fname, lineno,
 					     v.v, KSNAP_VERSION);
+				ret = -EPROTONOSUPPORT;
 				goto out;
 			}
 			s->version = (unsigned int)v.v;
@@ -642,7 +643,8 @@ int ksnap_read(struct ksnap *s, FILE *f, const char *fname, char *err, size_t er
 			goto bad;
 	}
 	if (ferror(f)) {
-		ksnap_seterr(err, errlen, "%s: read error: %s", fname, strerror(errno));
+		ret = errno ? -errno : -EIO;
+		ksnap_seterr(err, errlen, "%s: read error: %s", fname, strerror(-ret));
 		goto out;
 	}
 	if (!lineno) {
@@ -656,11 +658,14 @@ int ksnap_read(struct ksnap *s, FILE *f, const char *fname, char *err, size_t er
 	why = ksnap_finish(s);
 	if (why) {
 		ksnap_seterr(err, errlen, "%s: %s", fname, why);
+		ret = -ENOMEM;
 		goto out;
 	}
 	ret = 0;
 	goto out;
 bad:
+	if (strstr(why, "out of memory"))
+		ret = -ENOMEM;
 	ksnap_seterr(err, errlen, "%s:%lu: %s", fname, lineno, why);
 out:
 	free(line);
@@ -671,16 +676,17 @@ out:
 
 int ksnap_load(struct ksnap *s, const char *path, char *err, size_t errlen)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	FILE *f = fopen(path, "re");
 	int ret;
 
 	if (!f) {
+		ret = -errno;
 		memset(s, 0, sizeof(*s));
-		return ksnap_seterr(err, errlen, "%s: %s", path, strerror(errno));
+		ksnap_seterr(err, errlen, "%s: %s", path, strerror(-ret));
+		return ret;
 	}
 	ret = ksnap_read(s, f, path, err, errlen);
-	if (f != stdin)
-		fclose(f);
+	fclose(f);
 	return ret;
 }
 

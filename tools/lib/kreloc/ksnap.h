@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "../../lib/kreloc_spec.h"
+#include "../../../lib/kreloc_spec.h"
 
 #define KSNAP_VERSION	2	/* written; every older version is read */
 #define KSNAP_MAX_CORE	32
@@ -82,6 +82,7 @@ struct ksnap {
 	size_t nr_anchors;
 	struct ks_mod *mods;
 	size_t nr_mods, cap_mods;
+	int no_modules;			/* live: kreloc without module tracking */
 };
 
 /* Format a one-line reason into err (len bytes); returns -1. */
@@ -91,8 +92,10 @@ int ksnap_seterr(char *err, size_t len, const char *fmt, ...)
 void ksnap_free(struct ksnap *s);
 
 /*
- * Parse a snapshot (any version up to KSNAP_VERSION).  Returns 0, or -1
- * with err set to "NAME:LINE: reason" (the snapshot is freed then).
+ * Parse a snapshot (any version up to KSNAP_VERSION).  Returns 0, or a
+ * negative errno with err set to "NAME:LINE: reason" (the snapshot is
+ * freed then): -EBADMSG malformed, -EPROTONOSUPPORT a newer format,
+ * -ENOMEM, or the stream's (or for ksnap_load() fopen's) errno.
  */
 int ksnap_read(struct ksnap *s, FILE *f, const char *name, char *err, size_t errlen);
 int ksnap_load(struct ksnap *s, const char *path, char *err, size_t errlen);

@@ -9,68 +9,67 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "main.h"
+#include "internal.h"
 #include "debugfs.h"
 #include "ksymfile.h"
-#include "../../lib/kreloc_note.h"
+#include "../../../lib/kreloc_note.h"
 
 /* Reads of the whole model before giving up on a kernel whose modules keep changing. */
 #define LIVE_TRIES 20
 
-static char lockdown_mode[32];
-
-const char *kreloc_lockdown(void)
+int kreloc_lockdown(const char *root, char *mode, size_t len)
 {
 	char path[4200], buf[256], *l, *r;
 	ssize_t n;
 	int fd;
 
-	path_in(path, sizeof(path), "/sys/kernel/security/lockdown");
+	mode[0] = '\0';
+	kr_path_in(path, sizeof(path), root, "/sys/kernel/security/lockdown");
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	lockdown_mode[0] = '\0';
 	if (fd < 0)
-		return lockdown_mode;
+		return -errno;
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n <= 0)
-		return lockdown_mode;
+		return 0;
 	buf[n] = '\0';
 	l = strchr(buf, '[');
 	r = l ? strchr(l, ']') : NULL;
-	if (l && r && (size_t)(r - l - 1) < sizeof(lockdown_mode)) {
-		memcpy(lockdown_mode, l + 1, (size_t)(r - l - 1));
-		lockdown_mode[r - l - 1] = '\0';
+	if (l && r && (size_t)(r - l - 1) < len) {
+		memcpy(mode, l + 1, (size_t)(r - l - 1));
+		mode[r - l - 1] = '\0';
 	}
-	return lockdown_mode;
+	return 0;
 }
 
-const char *kreloc_eperm_reason(const char *path)
+const char *kreloc_eperm_reason(const char *root, const char *path, char *why, size_t len)
 {
-	static char why[512];
-	const char *mode = kreloc_lockdown();
+	char mode[32];
 
+	kreloc_lockdown(root, mode, sizeof(mode));
 	if (*mode && strcmp(mode, "none"))
-		snprintf(why, sizeof(why), "refused by kernel lockdown (mode '%s' in "
+		snprintf(why, len, "refused by kernel lockdown (mode '%s' in "
 			 "%s/sys/kernel/security/lockdown: debugfs refuses files that can be "
-			 "written, and 'confidentiality' also kernel addresses)%s", mode, root,
-			 geteuid() ? "; you are not root either" : "");
+			 "written, and 'confidentiality' also kernel addresses)%s", mode,
+			 root ? root : "", geteuid() ? "; you are not root either" : "");
 	else
-		snprintf(why, sizeof(why), "refused by your credentials: %s shows kernel "
+		snprintf(why, len, "refused by your credentials: %s shows kernel "
 			 "addresses only to readers that may see them (root with CAP_SYSLOG, "
 			 "kptr_restrict, perf_event_paranoid), as /sys/module/*/sections does",
 			 strstr(path, "/kreloc") ? "kreloc" : "the kernel");
 	return why;
 }
 
-static int open_err(char *err, size_t errlen, const char *path, int e)
+static int open_err(const char *root, char *err, size_t errlen, const char *path, int e)
 {
-	if (e == EPERM || e == EACCES) {
+	char why[512];
+
+	if (e == EPERM || e == EACCES)
 		ksnap_seterr(err, errlen, "%s: %s: %s", path, strerror(e),
-			     kreloc_eperm_reason(path));
-		return EXIT_REFUSED;
-	}
-	ksnap_seterr(err, errlen, "%s: %s", path, strerror(e));
-	return EXIT_FAIL;
+			     kreloc_eperm_reason(root, path, why, sizeof(why)));
+	else
+		ksnap_seterr(err, errlen, "%s: %s", path, strerror(e));
+	return -e;
 }
 
 static FILE *open_in(const char *dir, const char *name, char *path, size_t plen)
@@ -183,14 +182,14 @@ static const char *cb_mem(void *ctx, char **tok, int n)
 	return ksnap_add_mem(ctx, tok, n, &ignored);
 }
 
-static int kallsyms_dot_text(void)
+static int kallsyms_dot_text(const char *root)
 {
 	char path[4096], *line = NULL;
 	size_t cap = 0;
 	int found = 0;
 	FILE *f;
 
-	path_in(path, sizeof(path), "/proc/kallsyms");
+	kr_path_in(path, sizeof(path), root, "/proc/kallsyms");
 	f = fopen(path, "re");
 	if (!f)
 		return -1;
@@ -209,7 +208,7 @@ static int kallsyms_dot_text(void)
 }
 
 /* A live module's build id from /sys/module/NAME/notes, as hex; NULL if none. */
-static char *sysfs_build_id(const char *name)
+static char *sysfs_build_id(const char *root, const char *name)
 {
 	char path[4200], rel[300], hex[KSF_BUILD_ID_HEX];
 	unsigned char buf[256];
@@ -218,7 +217,7 @@ static char *sysfs_build_id(const char *name)
 	int fd, len;
 
 	if ((size_t)snprintf(rel, sizeof(rel), "/sys/module/%s/notes/.note.gnu.build-id",
-			     name) >= sizeof(rel) || path_in(path, sizeof(path), rel))
+			     name) >= sizeof(rel) || kr_path_in(path, sizeof(path), root, rel))
 		return NULL;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -234,10 +233,11 @@ static char *sysfs_build_id(const char *name)
 }
 
 /*
- * One read of everything.  Returns EXIT_OK; EXIT_FAIL/EXIT_REFUSED with err;
- * or -1 when a module record vanished under the reader (try again).
+ * One read of everything.  Returns 0; a negative errno with err; or 1 when
+ * a module record vanished under the reader (try again).
  */
-static int read_once(struct ksnap *s, const char *dir, int *no_modules, char *err, size_t errlen)
+static int read_once(struct ksnap *s, const char *root, const char *dir, char *err,
+		     size_t errlen)
 {
 	char sub[512], path[4096 + 512 + 2];
 	FILE *f;
@@ -248,60 +248,58 @@ static int read_once(struct ksnap *s, const char *dir, int *no_modules, char *er
 	s->version = KSNAP_VERSION;
 	f = open_in(dir, "info", path, sizeof(path));
 	if (!f)
-		return open_err(err, errlen, path, errno);
+		return open_err(root, err, errlen, path, errno);
 	r = read_info(s, f, path, err, errlen);
 	fclose(f);
 	if (r)
-		return EXIT_FAIL;
+		return -EBADMSG;
 	f = open_in(dir, "sections", path, sizeof(path));
 	if (!f)
-		return open_err(err, errlen, path, errno);
+		return open_err(root, err, errlen, path, errno);
 	r = read_table(f, path, cb_core, s, err, errlen);
 	fclose(f);
 	if (r)
-		return EXIT_FAIL;
+		return -EBADMSG;
 	f = open_in(dir, "anchors", path, sizeof(path));
 	if (f) {
 		r = read_table(f, path, cb_anchor, s, err, errlen);
 		fclose(f);
 		if (r)
-			return EXIT_FAIL;
+			return -EBADMSG;
 	} else if (errno != ENOENT) {
-		return open_err(err, errlen, path, errno);
+		return open_err(root, err, errlen, path, errno);
 	}
 	f = open_in(dir, "modules", path, sizeof(path));
 	if (!f && errno == ENOENT) {
-		*no_modules = 1;
-		return EXIT_OK;
+		s->no_modules = 1;
+		return 0;
 	}
 	if (!f)
-		return open_err(err, errlen, path, errno);
+		return open_err(root, err, errlen, path, errno);
 	r = read_table(f, path, cb_module, s, err, errlen);
 	fclose(f);
 	if (r)
-		return EXIT_FAIL;
+		return -EBADMSG;
 	for (i = 0; i < s->nr_mods; i++) {
 		struct ks_mod *m = &s->mods[i];
 
 		if ((size_t)(m->load_gen.ok ?
 			     snprintf(sub, sizeof(sub), "module/%s@%" PRIu64, m->name, m->load_gen.v) :
-			     snprintf(sub, sizeof(sub), "module/%s", m->name)) >= sizeof(sub)) {
-			ksnap_seterr(err, errlen, "%s: module name too long", m->name);
-			return EXIT_FAIL;
-		}
+			     snprintf(sub, sizeof(sub), "module/%s", m->name)) >= sizeof(sub))
+			return kr_seterr(EBADMSG, err, errlen, "%s: module name too long", m->name);
 		f = open_in(dir, sub, path, sizeof(path));
 		if (!f && errno == ENOENT)
-			return -1;	/* unloaded or pruned since `modules` was read */
+			return 1;	/* unloaded or pruned since `modules` was read */
 		if (!f)
-			return open_err(err, errlen, path, errno);
+			return open_err(root, err, errlen, path, errno);
 		r = read_table(f, path, cb_mem, m, err, errlen);
 		fclose(f);
 		if (r)
-			return EXIT_FAIL;
+			return -EBADMSG;
 		if (!m->build_id && (!strcmp(m->state, "live") || !strcmp(m->state, "coming")))
-			m->build_id = sysfs_build_id(m->name);
+			m->build_id = sysfs_build_id(root, m->name);
 	}
-	return EXIT_OK;
+	return 0;
 }
 
 /* GENERATION as info shows it now; -1 if unreadable or absent. */
@@ -330,7 +328,7 @@ static int generation_now(const char *dir, uint64_t *gen)
 	return found;
 }
 
-int kreloc_live(struct ksnap *s, int *no_modules, char *err, size_t errlen)
+int kreloc_live(struct ksnap *s, const char *root, char *err, size_t errlen)
 {
 	char dir[4096];
 	const char *endian, *why;
@@ -338,39 +336,33 @@ int kreloc_live(struct ksnap *s, int *no_modules, char *err, size_t errlen)
 	int tries, r, dot;
 	uint64_t gen;
 
-	*no_modules = 0;
 	memset(s, 0, sizeof(*s));
-	path_in(dir, sizeof(dir), KRELOC_DEBUGFS_DIR);
+	kr_path_in(dir, sizeof(dir), root, KRELOC_DEBUGFS_DIR);
 	if (stat(dir, &st)) {
 		if (errno == ENOENT) {
 			char dbg[4096];
 
-			path_in(dbg, sizeof(dbg), "/sys/kernel/debug");
+			kr_path_in(dbg, sizeof(dbg), root, "/sys/kernel/debug");
 			if (stat(dbg, &st) == 0 && st.st_nlink <= 2)
-				ksnap_seterr(err, errlen, "kreloc not loaded: %s missing "
-					     "(is debugfs mounted on %s?)", dir, dbg);
-			else
-				ksnap_seterr(err, errlen, "kreloc not loaded: %s missing", dir);
-			return EXIT_FAIL;
+				return kr_seterr(ENOENT, err, errlen, "kreloc not loaded: %s missing "
+						 "(is debugfs mounted on %s?)", dir, dbg);
+			return kr_seterr(ENOENT, err, errlen, "kreloc not loaded: %s missing", dir);
 		}
-		return open_err(err, errlen, dir, errno);
+		return open_err(root, err, errlen, dir, errno);
 	}
 	for (tries = 0; tries < LIVE_TRIES; tries++) {
-		r = read_once(s, dir, no_modules, err, errlen);
-		if (r > 0)
+		r = read_once(s, root, dir, err, errlen);
+		if (r < 0)
 			goto fail;
 		/* One moment: nothing changed while the files were read. */
 		if (!r && (!s->generation.ok ||
 			   (!generation_now(dir, &gen) && gen == s->generation.v)))
 			break;
 		ksnap_free(s);
-		*no_modules = 0;
 	}
-	if (tries == LIVE_TRIES) {
-		ksnap_seterr(err, errlen, "%s: the module records changed during each of %d "
-			     "reads (GENERATION kept moving): try again", dir, LIVE_TRIES);
-		return EXIT_FAIL;
-	}
+	if (tries == LIVE_TRIES)
+		return kr_seterr(EAGAIN, err, errlen, "%s: the module records changed during each "
+				 "of %d reads (GENERATION kept moving): try again", dir, LIVE_TRIES);
 	endian = ksnap_arch_endian(s->arch);
 	if (!endian) {
 		const uint16_t one = 1;
@@ -378,15 +370,14 @@ int kreloc_live(struct ksnap *s, int *no_modules, char *err, size_t errlen)
 		endian = *(const unsigned char *)&one ? "little" : "big";
 	}
 	s->endian = strdup(endian);
-	dot = !strcmp(s->arch, "ppc64") ? kallsyms_dot_text() : 0;
+	dot = !strcmp(s->arch, "ppc64") ? kallsyms_dot_text(root) : 0;
 	s->abi = strdup(dot < 0 ? "-" : ksnap_abi(s->arch, dot));
 	why = ksnap_finish(s);
 	if (why || !s->endian || !s->abi) {
-		ksnap_seterr(err, errlen, "%s", why ? why : "out of memory");
-		r = EXIT_FAIL;
+		r = kr_seterr(ENOMEM, err, errlen, "%s", why ? why : "out of memory");
 		goto fail;
 	}
-	return EXIT_OK;
+	return 0;
 fail:
 	ksnap_free(s);
 	return r;
@@ -410,47 +401,47 @@ static int errno_of(const char *name)
 }
 
 /*
- * Print the kernel's "ERR ENAME reason" line as it is; returns the exit
- * code.  ENAME is a number on kernels without CONFIG_SYMBOLIC_ERRNAME.
+ * The kernel's "ERR ENAME reason" line, as it is, into err; returns the
+ * negative errno.  ENAME is a number on kernels without
+ * CONFIG_SYMBOLIC_ERRNAME.
  */
-static int report_err_line(const char *path, const char *spec, const char *line)
+static int err_line(const char *root, const char *path, const char *spec, const char *line,
+		    char *err, size_t errlen)
 {
 	const char *name = line + 4;
-	char ename[32];
+	char ename[32], why[512];
 	struct kval v;
 	int e;
 
 	snprintf(ename, sizeof(ename), "%.*s", (int)strcspn(name, " "), name);
 	if (ename[0] >= '0' && ename[0] <= '9')
-		e = !ksnap_parse_dec(ename, &v) && v.ok && v.v <= 4095 ? (int)v.v : EIO;
+		e = !ksnap_parse_dec(ename, &v) && v.ok && v.v && v.v <= 4095 ? (int)v.v : EIO;
 	else
 		e = errno_of(ename);
 	if (e == EPERM || e == EACCES)
-		p_err("%s: %s: %s; %s", path, spec, line, kreloc_eperm_reason(path));
+		ksnap_seterr(err, errlen, "%s: %s: %s; %s", path, spec, line,
+			     kreloc_eperm_reason(root, path, why, sizeof(why)));
 	else
-		p_err("%s: %s: %s", path, spec, line);
-	return exit_for_errno(e);
+		ksnap_seterr(err, errlen, "%s: %s: %s", path, spec, line);
+	return -e;
 }
 
-int kreloc_lookup(const char *spec, struct lookup_answer *a)
+int kreloc_lookup(const char *root, const char *spec, struct lookup_answer *a, char *err,
+		  size_t errlen)
 {
-	char path[4200], buf[1024], *tok[8];
+	char path[4200], buf[1024], *tok[8], why[512];
 	struct kval v;
 	ssize_t n;
 	int fd, e = 0;
 
 	memset(a, 0, sizeof(*a));
-	path_in(path, sizeof(path), KRELOC_DEBUGFS_DIR "/lookup");
+	kr_path_in(path, sizeof(path), root, KRELOC_DEBUGFS_DIR "/lookup");
 	fd = open(path, O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
 		e = errno;
 		if (e == ENOENT)
-			return -1;
-		if (e == EPERM || e == EACCES)
-			p_err("%s: %s: %s", path, strerror(e), kreloc_eperm_reason(path));
-		else
-			p_err("%s: %s", path, strerror(e));
-		return exit_for_errno(e);
+			return 1;
+		return open_err(root, err, errlen, path, e);
 	}
 	if (write(fd, spec, strlen(spec)) < 0)
 		e = errno;
@@ -464,35 +455,30 @@ int kreloc_lookup(const char *spec, struct lookup_answer *a)
 		buf[0] = '\0';
 	}
 	if (!strncmp(buf, "ERR ", 4))
-		return report_err_line(path, spec, buf);
+		return err_line(root, path, spec, buf, err, errlen);
 	if (e) {
 		if (e == EPERM || e == EACCES)
-			p_err("%s: %s: %s; %s", path, spec, strerror(e), kreloc_eperm_reason(path));
+			ksnap_seterr(err, errlen, "%s: %s: %s; %s", path, spec, strerror(e),
+				     kreloc_eperm_reason(root, path, why, sizeof(why)));
 		else
-			p_err("%s: %s: %s", path, spec, strerror(e));
-		return exit_for_errno(e);
+			ksnap_seterr(err, errlen, "%s: %s: %s", path, spec, strerror(e));
+		return -e;
 	}
 	/*
 	 * "SPEC ADDRESS PROBE_ADDRESS MODULE TYPE".  PROBE_ADDRESS, not
 	 * ADDRESS, is where a probe goes: on ppc64 ELFv2 a probe at the global
 	 * entry never fires for local calls.
 	 */
-	if (ksnap_split(buf, tok, 8) < 5 || ksnap_parse_hex(tok[1], &v) || !v.ok) {
-		p_err("%s: unexpected answer '%s'", path, buf);
-		return EXIT_FAIL;
-	}
+	if (ksnap_split(buf, tok, 8) < 5 || ksnap_parse_hex(tok[1], &v) || !v.ok)
+		return kr_seterr(EIO, err, errlen, "%s: unexpected answer '%s'", path, buf);
 	a->addr = v.v;
-	if (ksnap_parse_hex(tok[2], &v) || !v.ok) {
-		p_err("%s: unexpected answer '%s'", path, buf);
-		return EXIT_FAIL;
-	}
+	if (ksnap_parse_hex(tok[2], &v) || !v.ok)
+		return kr_seterr(EIO, err, errlen, "%s: unexpected answer '%s'", path, buf);
 	a->probe = v.v;
 	if ((size_t)snprintf(a->module, sizeof(a->module), "%s",
 			     strcmp(tok[3], "-") && strcmp(tok[3], "vmlinux") ? tok[3] : "") >=
 	    sizeof(a->module) ||
-	    (size_t)snprintf(a->type, sizeof(a->type), "%s", tok[4]) >= sizeof(a->type)) {
-		p_err("%s: unexpected answer '%s'", path, buf);
-		return EXIT_FAIL;
-	}
-	return EXIT_OK;
+	    (size_t)snprintf(a->type, sizeof(a->type), "%s", tok[4]) >= sizeof(a->type))
+		return kr_seterr(EIO, err, errlen, "%s: unexpected answer '%s'", path, buf);
+	return 0;
 }

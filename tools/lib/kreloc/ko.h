@@ -11,7 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "../kelf.h"
+#include "../../kelf.h"
 #include "ksnap.h"
 #include "ksymfile.h"
 
@@ -31,6 +31,12 @@ struct ko_index {
 	bool indexed, warn;
 };
 
+/*
+ * Read, decompress and parse k->path once (k->state: 0 not yet, 1 done,
+ * -1 failed).  Returns k->state, with err set when it failed now.
+ */
+int ko_file_parse(struct ko_file *k, char *err, size_t errlen);
+
 /* warn: print a warning for each candidate that cannot be read. */
 void ko_index_init(struct ko_index *x, const char *dir, bool warn);
 void ko_index_free(struct ko_index *x);
@@ -40,6 +46,7 @@ enum ko_why {
 	KO_NONE,		/* no modules directory, or no file of that name in it */
 	KO_OTHER_BUILD,		/* files of that name, none with the record's build id */
 	KO_UNSURE,		/* no build id in the record, and not one file fits */
+	KO_UNAVAILABLE,		/* not found locally, and debuginfod could not be asked */
 };
 
 /*

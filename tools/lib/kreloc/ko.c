@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "main.h"
+#include "internal.h"
 #include "decompress.h"
 #include "ko.h"
 
@@ -28,10 +28,8 @@ void ko_index_free(struct ko_index *x)
 	memset(x, 0, sizeof(*x));
 }
 
-/* Read, decompress and parse a candidate once. */
-static int ko_parse(struct ko_index *x, struct ko_file *k)
+int ko_file_parse(struct ko_file *k, char *err, size_t errlen)
 {
-	char err[512];
 	unsigned char *data;
 	const unsigned char *id;
 	enum kdc_format fmt;
@@ -40,14 +38,10 @@ static int ko_parse(struct ko_index *x, struct ko_file *k)
 	if (k->state)
 		return k->state;
 	k->state = -1;
-	if (kdc_read_file(k->path, &data, &len, &fmt, err, sizeof(err))) {
-		if (x->warn)
-			p_warn("%s", err);
+	if (kdc_read_file(k->path, &data, &len, &fmt, err, errlen))
 		return -1;
-	}
 	if (kelf_parse(&k->elf, data, len)) {
-		if (x->warn)
-			p_warn("%s: %s", k->path, k->elf.err);
+		ksnap_seterr(err, errlen, "%s: %s", k->path, k->elf.err);
 		kelf_free(&k->elf);
 		return -1;
 	}
@@ -55,6 +49,17 @@ static int ko_parse(struct ko_index *x, struct ko_file *k)
 	ksf_build_id_hex(id, kelf_build_id(&k->elf, &id), k->build_id);
 	k->state = 1;
 	return 1;
+}
+
+/* Read, decompress and parse a candidate once. */
+static int ko_parse(struct ko_index *x, struct ko_file *k)
+{
+	char err[512];
+	int was = k->state, r = ko_file_parse(k, err, sizeof(err));
+
+	if (r < 0 && !was && x->warn)
+		kr_warn("%s", err);
+	return r;
 }
 
 /*
@@ -110,11 +115,11 @@ static void ko_index(struct ko_index *x)
 
 	x->indexed = true;
 	if (ksf_index_dir(&x->ix, x->dir, err, sizeof(err)) && x->warn)
-		p_warn("cannot search all of %s", err);
+		kr_warn("cannot search all of %s", err);
 	x->files = calloc(x->ix.nr, sizeof(*x->files));
 	if (!x->files) {
 		if (x->warn && x->ix.nr)
-			p_warn("%s: out of memory", x->dir);
+			kr_warn("%s: out of memory", x->dir);
 		return;
 	}
 	x->nr = x->ix.nr;
@@ -132,7 +137,7 @@ struct ko_file *ko_find(struct ko_index *x, const struct ks_mod *m, enum ko_why 
 	why[0] = '\0';
 	*w = KO_NONE;
 	if (!x->dir) {
-		ksnap_seterr(why, whylen, "no modules directory (--modules-dir)");
+		ksnap_seterr(why, whylen, "no modules directory");
 		return NULL;
 	}
 	if (!x->indexed)

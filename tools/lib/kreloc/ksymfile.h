@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include "kplace.h"
 #include "ksnap.h"
-#include "../kelf.h"
+#include "../../kelf.h"
 
 struct ksf_sym {
 	const char *name;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* kdbg.c - vmlinux and .ko placement shared by `kreloc gdb` and `kreloc kallsyms`. */
+/* kdbg.c - a module record's .ko, found and checked; module records over time. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -7,35 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "main.h"
+#include "internal.h"
+#include "files.h"
 #include "kdbg.h"
-#include "kcache.h"
-
-int kdbg_check_vmlinux(const struct ksymfile *v, const struct ksnap *s, char *err, size_t errlen)
-{
-	uint64_t text;
-	int have_id = s->build_id && strcmp(s->build_id, "-") && v->build_id[0];
-
-	if (v->is_rel)
-		return ksnap_seterr(err, errlen, "%s is a relocatable object (a module?), not a "
-				    "vmlinux", v->path);
-	if (have_id && strcasecmp(s->build_id, v->build_id))
-		return ksnap_seterr(err, errlen, "%s has build id %s, but the snapshot's kernel "
-				    "(%s) has %s: another build", v->path, v->build_id,
-				    s->osrelease, s->build_id);
-	if (v->nr_syms && s->ref_linked.ok && !ksf_symbol(v, "_text", &text) &&
-	    text != s->ref_linked.v)
-		return ksnap_seterr(err, errlen, "%s links _text at 0x%" PRIx64 ", the snapshot's "
-				    "kernel at 0x%" PRIx64 ": another build", v->path, text,
-				    s->ref_linked.v);
-	if (!v->has_symtab)
-		return ksnap_seterr(err, errlen, "%s: no symbol table (stripped; the kernel's "
-				    "-dbg package has one)", v->path);
-	if (!have_id && !(s->ref_linked.ok && !ksf_symbol(v, "_text", &text)))
-		return ksnap_seterr(err, errlen, "%s: neither a build id nor _text to tell "
-				    "whether it is the snapshot's kernel", v->path);
-	return 0;
-}
 
 int kdbg_image_offset(const struct ksnap *s, uint64_t *off, char *err, size_t errlen)
 {
@@ -80,36 +54,46 @@ static int same_modname(const char *a, const char *b)
 }
 
 /*
- * The record's .ko: ko_find()'s (the file with its build id, or for a
- * record without one the only file of its name whose sections fit); a
+ * The record's .ko: files_find_ko()'s (the file with its build id, or for
+ * a record without one the only file of its name whose sections fit); a
  * record without a build id and a single file of its name that does not
  * fit gets that file checked below, for the reason.
  */
 enum kdbg_status kdbg_place(struct kdbg_mod *d, const struct ks_mod *m, const struct ksnap *s,
-			    struct ko_index *x, int want_syms)
+			    struct kreloc_files *files)
 {
 	struct ko_file *k;
 	enum ko_why w;
 	char why[600];
 	size_t n;
+	bool by_id;
+	int r;
 
 	memset(d, 0, sizeof(*d));
 	d->m = m;
-	k = ko_find(x, m, &w, d->why, sizeof(d->why));
-	if (!k && w == KO_UNSURE)
-		k = ko_only(x, m);
+	k = files_find_ko(files, m, &w, &d->origin, d->why, sizeof(d->why));
+	if (!k && w == KO_UNSURE) {
+		k = files_only_ko(files, m);
+		d->origin = k ? KRELOC_ORIGIN_LOCAL : KRELOC_ORIGIN_NONE;
+	}
 	if (!k) {
-		d->status = w == KO_NONE ? KDBG_MISSING : KDBG_MISMATCH;
+		d->status = w == KO_NONE ? KDBG_MISSING : w == KO_UNAVAILABLE ? KDBG_UNAVAILABLE :
+			    KDBG_MISMATCH;
 		return d->status;
 	}
-	d->why[0] = '\0';
 	d->status = KDBG_MISMATCH;
 	d->path = k->path;
-	if (ksf_from_elf(&d->ko, k->path, &k->elf, k->compressed, want_syms, why, sizeof(why))) {
+	d->file = k;
+	by_id = m->build_id && !strcmp(m->build_id, k->build_id);
+	/* (under the lock: a failing read of the shared image sets its err) */
+	pthread_mutex_lock(&files->lock);
+	r = ksf_from_elf(&d->ko, k->path, &k->elf, k->compressed, 1, why, sizeof(why));
+	pthread_mutex_unlock(&files->lock);
+	if (r) {
 		snprintf(d->why, sizeof(d->why), "%s", why);
 		return d->status;
 	}
-	if (want_syms && !d->ko.has_symtab) {
+	if (!d->ko.has_symtab) {
 		snprintf(d->why, sizeof(d->why), "%s has no symbol table", k->path);
 		return d->status;
 	}
@@ -117,13 +101,14 @@ enum kdbg_status kdbg_place(struct kdbg_mod *d, const struct ks_mod *m, const st
 		snprintf(d->why, sizeof(d->why), "%s is not a relocatable object", k->path);
 		return d->status;
 	}
-	if (!d->ko.vermagic) {
+	/* The build id says which module it is; without one, .modinfo must. */
+	if (!d->ko.vermagic && !by_id) {
 		snprintf(d->why, sizeof(d->why), "%s has no vermagic: not a kernel module", k->path);
 		return d->status;
 	}
-	n = strcspn(d->ko.vermagic, " ");
-	if (s->osrelease && (n != strlen(s->osrelease) ||
-			     strncmp(d->ko.vermagic, s->osrelease, n))) {
+	n = d->ko.vermagic ? strcspn(d->ko.vermagic, " ") : 0;
+	if (d->ko.vermagic && s->osrelease && (n != strlen(s->osrelease) ||
+					       strncmp(d->ko.vermagic, s->osrelease, n))) {
 		snprintf(d->why, sizeof(d->why), "%s was built for %.*s, the snapshot's kernel is %s",
 			 k->path, (int)n, d->ko.vermagic, s->osrelease);
 		return d->status;
@@ -141,43 +126,7 @@ enum kdbg_status kdbg_place(struct kdbg_mod *d, const struct ks_mod *m, const st
 	return d->status = KDBG_OK;
 }
 
-int kdbg_gdb_file(struct kdbg_mod *d)
-{
-	char err[700];
-
-	free(d->gdb_path);
-	d->gdb_path = NULL;
-	if (!d->ko.compressed) {
-		d->gdb_path = strdup(d->path);
-	} else {
-		d->gdb_path = kcache_module(d->ko.build_id, d->m->name, d->ko.elf->data,
-					    d->ko.elf->len, err, sizeof(err));
-		if (!d->gdb_path) {
-			snprintf(d->why, sizeof(d->why), "%s is compressed, which gdb cannot read, "
-				 "and it could not be unpacked: %s", d->path, err);
-			d->status = KDBG_COMPRESSED;
-			return -1;
-		}
-	}
-	if (!d->gdb_path) {
-		snprintf(d->why, sizeof(d->why), "out of memory");
-		d->status = KDBG_COMPRESSED;
-		return -1;
-	}
-	return 0;
-}
-
 void kdbg_mod_free(struct kdbg_mod *d)
 {
 	ksf_free(&d->ko);
-	free(d->gdb_path);
-	d->gdb_path = NULL;
-}
-
-void kdbg_json_gen(const char *name, const struct kval *v)
-{
-	if (v->ok)
-		jsonw_uint_field(json_wtr, name, v->v);
-	else
-		jsonw_null_field(json_wtr, name);
 }

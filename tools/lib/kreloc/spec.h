@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "../../lib/kreloc_spec.h"
+#include "../../../lib/kreloc_spec.h"
 
 struct cli_spec {
 	bool linked_ok;				/* vmlinux:0xLINKED */

@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test_lib.sh KRELOC WORKDIR: libkreloc as a library, one KTAP document on
+# stdout.  What it exports (only <kreloc/kreloc.h>'s KRELOC_API functions,
+# each in libkreloc.map) and what it never calls (nothing that prints to
+# stdout/stderr or exits); its ABI against the baseline in the tree, and
+# that the check fails for an ABI break, a new function in a released
+# version node and a SONAME without its baseline (each made in a copy of
+# the tree); `make -C tools/cli install` with DESTDIR and with a prefix;
+# the example consumer built against the installed library through
+# pkg-config, answering as `kreloc resolve` does; thread safety (several
+# threads, one resolver) plainly and under ThreadSanitizer, which must
+# catch the race when the resolver's lock is taken out.
+set -uo pipefail
+K="$1" W="$2"
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+L="$top/tools/lib/kreloc"
+. "$here/fixtures.sh"
+export ASAN_OPTIONS="abort_on_error=1:detect_leaks=1" UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
+exec 3>&1
+echo "TAP version 13"
+mkdir -p "$W"
+
+make -s -C "$L" shared > "$W/build.log" 2>&1 || { echo "not ok 1 build libkreloc"; sed 's/^/# /' "$W/build.log"; echo "1..1"; exit 1; }
+so=$(ls "$L"/libkreloc.so.*.*.* | head -1)
+soname=$(readelf -dW "$so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+
+# ---------------------------------------------------------------- exports
+grep -o '^KRELOC_API [^(]*(' "$L/include/kreloc/kreloc.h" | sed 's/.*[ *]\([a-z_0-9]*\)($/\1/' | sort > "$W/api"
+sed -n 's/^[[:space:]]*\(kreloc_[a-z_0-9]*\);$/\1/p' "$L/libkreloc.map" | sort > "$W/map"
+readelf --dyn-syms -W "$so" | awk '$7 != "UND" && $5 == "GLOBAL" && $8 ~ /@/ { sub(/@.*/, "", $8); print $8 }' | sort > "$W/exported"
+check "libkreloc exports exactly the $(wc -l < "$W/api") KRELOC_API functions of <kreloc/kreloc.h>, each versioned in libkreloc.map ($soname)" \
+	sh -c 'test -s "$1" && cmp -s "$1" "$2" && cmp -s "$1" "$3" && test "$4" = libkreloc.so.0' sh "$W/api" "$W/map" "$W/exported" "$soname"
+check "... and nothing else: no internal name (ksnap_read, sysmap_load, kres_lookup) is in its dynamic symbol table" \
+	sh -c '! readelf --dyn-syms -W "$1" | grep -qwE "ksnap_read|sysmap_load|kres_lookup|kelf_load"' sh "$so"
+# The library never prints and never exits: none of what would is linked.
+never="stdout stderr printf vprintf puts putchar perror exit _exit abort __assert_fail err errx warn warnx verr vwarn psignal"
+calls=$(readelf --dyn-syms -W "$so" | awk '$7 == "UND" { sub(/@.*/, "", $8); print $8 }' | grep -xE "$(echo $never | tr ' ' '|')" | paste -sd' ')
+check "libkreloc never prints or exits: it references none of stdout, stderr, printf, puts, perror, exit, abort, assert${calls:+ (but: $calls)}" \
+	test -z "$calls"
+check "... the check sees one: the tool itself calls exit and prints to stderr" \
+	sh -c 'readelf --dyn-syms -W "$1" | grep -qw exit && readelf --dyn-syms -W "$1" | grep -qw stderr' sh "$(dirname "$K")/kreloc"
+check "kreloc (the tool) is linked against libkreloc.so.0, not a copy" \
+	sh -c 'readelf -dW "$1" | grep -q "NEEDED.*\[libkreloc.so.0\]" && ! readelf --dyn-syms -W "$1" | grep -qw ksnap_read' sh "$(dirname "$K")/kreloc"
+
+# ---------------------------------------------------------------- ABI
+if command -v abidiff >/dev/null; then
+	res=$("$L/abi-check.sh" check "$so" "$L/libkreloc.abi" 2>&1); rc=$?
+	check "ABI: $res" test "$rc" = 0
+	# Break it, in a copy of the tree: each change must fail the check, or pass where it should.
+	tree() {
+		rm -rf "$W/tree"; mkdir -p "$W/tree/tools/lib"
+		cp -r "$top/lib" "$top/dkms.conf" "$W/tree/"
+		cp "$top"/tools/*.c "$top"/tools/*.h "$W/tree/tools/"
+		cp -r "$L" "$W/tree/tools/lib/"
+		rm -rf "$W/tree/tools/lib/kreloc/.obj" "$W/tree/tools/lib/kreloc"/libkreloc.so*
+	}
+	abi_of_tree() {
+		make -s -C "$W/tree/tools/lib/kreloc" shared > "$W/tree.log" 2>&1 &&
+			make -s -C "$W/tree/tools/lib/kreloc" abi-check > "$W/abi.out" 2>&1
+	}
+	# An incompatible change: a member of a public struct changes type.
+	tree
+	sed -i 's/^\tuint64_t offset;$/\tuint32_t offset;/' "$W/tree/tools/lib/kreloc/include/kreloc/kreloc.h"
+	abi_of_tree; rc=$?
+	check "ABI: kreloc_addr_info.offset made uint32_t fails the check (exit $rc: $(head -1 "$W/abi.out"))" \
+		sh -c '[ '"$rc"' != 0 ] && grep -q "breaks the ABI" "$1"' sh "$W/abi.out"
+	# ... and passes when the SONAME and the baseline change with it.
+	sed -i 's/^LIB_MAJOR := 0$/LIB_MAJOR := 1/' "$W/tree/tools/lib/kreloc/Makefile"
+	abi_of_tree; rc=$?
+	check "ABI: with LIB_MAJOR 1 (libkreloc.so.1) but the old baseline, it still fails (exit $rc)" \
+		sh -c '[ '"$rc"' != 0 ] && grep -q "a new SONAME goes with a new baseline" "$1"' sh "$W/abi.out"
+	make -s -C "$W/tree/tools/lib/kreloc" abi-baseline > /dev/null 2>&1
+	abi_of_tree; rc=$?
+	check "ABI: ... and passes with the baseline written for libkreloc.so.1 (exit $rc)" test "$rc" = 0
+	# A removed function.
+	tree
+	sed -i '/^\t\tkreloc_origin_name;$/d' "$W/tree/tools/lib/kreloc/libkreloc.map"
+	abi_of_tree; rc=$?
+	check "ABI: a released function no longer exported (kreloc_origin_name) fails the check (exit $rc)" \
+		sh -c '[ '"$rc"' != 0 ] && grep -q "kreloc_origin_name@KRELOC_0.1 is gone" "$1"' sh "$W/abi.out"
+	# A new function: in the released node it fails; in a new node it is a compatible growth.
+	tree
+	printf '\nKRELOC_API int kreloc_test_growth(void);\n' >> "$W/tree/tools/lib/kreloc/snapshot.h"
+	printf '\nKRELOC_API int kreloc_test_growth(void)\n{\n\treturn 0;\n}\n' >> "$W/tree/tools/lib/kreloc/snapshot.c"
+	sed -i 's/^\t\tkreloc_version;$/\t\tkreloc_version;\n\t\tkreloc_test_growth;/' "$W/tree/tools/lib/kreloc/libkreloc.map"
+	abi_of_tree; rc=$?
+	check "ABI: a new function put in the released node KRELOC_0.1 fails the check (exit $rc)" \
+		sh -c '[ '"$rc"' != 0 ] && grep -q "new kreloc_test_growth in the released node KRELOC_0.1" "$1"' sh "$W/abi.out"
+	sed -i '/^\t\tkreloc_test_growth;$/d' "$W/tree/tools/lib/kreloc/libkreloc.map"
+	printf 'KRELOC_0.2 {\n\tglobal:\n\t\tkreloc_test_growth;\n} KRELOC_0.1;\n' >> "$W/tree/tools/lib/kreloc/libkreloc.map"
+	abi_of_tree; rc=$?
+	check "ABI: ... in a new node KRELOC_0.2 it passes as a compatible growth (exit $rc)" \
+		sh -c '[ '"$rc"' = 0 ] && grep -q "grew compatibly" "$1"' sh "$W/abi.out"
+	rm -rf "$W/tree"
+else
+	for i in 1 2 3 4 5 6 7; do skip "ABI check" "no abidiff (apt-get install abigail-tools)"; done
+fi
+
+# ---------------------------------------------------------------- install
+D="$W/dest"
+make -s -C "$top/tools/cli" install DESTDIR="$D" prefix=/usr > "$W/inst.log" 2>&1; rc=$?
+u="$D/usr"
+check "make -C tools/cli install DESTDIR prefix=/usr: the tool, its man pages and completion, the library with its SONAME links, the header, libkreloc.pc, libkreloc(3) (exit $rc)" \
+	sh -c '[ '"$rc"' = 0 ] && [ -x "$1/sbin/kreloc" ] && [ -s "$1/share/man/man8/kreloc-resolve.8" ] &&
+		[ -s "$1/share/bash-completion/completions/kreloc" ] &&
+		[ "$(readlink "$1/lib/libkreloc.so")" = libkreloc.so.0 ] &&
+		[ "$(readlink "$1/lib/libkreloc.so.0")" = "$(basename "$2")" ] && [ -f "$1/lib/$(basename "$2")" ] &&
+		[ -s "$1/include/kreloc/kreloc.h" ] && grep -qx "libdir=/usr/lib" "$1/lib/pkgconfig/libkreloc.pc" &&
+		[ -s "$1/share/man/man3/libkreloc.3" ]' sh "$u" "$so"
+check "... the installed tool needs libkreloc.so.0 and has no RUNPATH for prefix /usr" \
+	sh -c 'readelf -dW "$1" | grep -q "NEEDED.*libkreloc.so.0" && ! readelf -dW "$1" | grep -q RUNPATH' sh "$u/sbin/kreloc"
+make -s -C "$top/tools/cli" uninstall DESTDIR="$D" prefix=/usr > /dev/null 2>&1
+check "make uninstall (DESTDIR) leaves no file behind ($(find "$D" -type f -o -type l | wc -l))" \
+	test -z "$(find "$D" -type f -o -type l)"
+P="$W/prefix"
+make -s -C "$top/tools/cli" install prefix="$P" > "$W/inst2.log" 2>&1; rc=$?
+check "install prefix=$P: the installed kreloc runs from there with no LD_LIBRARY_PATH, with the installed libkreloc (exit $rc)" \
+	sh -c '[ '"$rc"' = 0 ] && env -u LD_LIBRARY_PATH "$1/sbin/kreloc" version > /dev/null &&
+		ldd "$1/sbin/kreloc" | grep -q "libkreloc.so.0 => $1/lib/libkreloc.so.0"' sh "$P"
+
+# ---------------------------------------------------------------- the example, through pkg-config
+R="$W/root"; mkroot "$R"; SNAP="$W/snap"
+"$K" --root "$R" snapshot -o "$SNAP" 2>/dev/null
+kallsyms_full "$W/kallsyms"
+export PKG_CONFIG_PATH="$P/lib/pkgconfig"
+flags=$(pkg-config --cflags --libs libkreloc 2>&1)
+${CC:-cc} -std=c11 -Wall -Wextra -Werror -o "$W/example" "$L/examples/resolve.c" $flags > "$W/ex.log" 2>&1; rc=$?
+check "the example consumer builds against the installed library with pkg-config ($flags; exit $rc)" \
+	sh -c '[ '"$rc"' = 0 ] && readelf -dW "$1" | grep -q "NEEDED.*libkreloc.so.0"' sh "$W/example"
+[ $rc = 0 ] || sed 's/^/# /' "$W/ex.log"
+awk '$4 ~ /^\[(vfat|fat)\]$/ {print "0x" $1}' "$W/kallsyms" > "$W/maddrs"
+awk 'NF == 3 && $2 ~ /^[tT]$/ && NR % 40 == 0 {print $1}' "$W/kallsyms" |
+	while read -r a; do printf '0x%x\n' $((0x$a + 3)); done > "$W/caddrs"
+cat "$W/caddrs" "$W/maddrs" > "$W/addrs"
+LD_LIBRARY_PATH="$P/lib" "$W/example" "$SNAP" "$W/kallsyms" "$DATA/modules" < "$W/addrs" > "$W/ex.out" 2> "$W/ex.err"; rc=$?
+"$P/sbin/kreloc" resolve --snapshot "$SNAP" --kallsyms "$W/kallsyms" --modules-dir "$DATA/modules" - \
+	< "$W/addrs" > "$W/k.out" 2>/dev/null
+check "... and answers $(wc -l < "$W/addrs") core and module addresses as the installed kreloc resolve does (exit $rc)" \
+	sh -c '[ '"$rc"' = 0 ] && [ -s "$1" ] && cmp -s "$1" "$2" && [ $(grep -c "\[vfat\]" "$1") -gt 10 ]' sh "$W/ex.out" "$W/k.out"
+LD_LIBRARY_PATH="$P/lib" "$W/example" "$SNAP" "$W/nonexistent.map" < /dev/null > /dev/null 2> "$W/ex2.err"; rc=$?
+check "... a failure: the example prints kreloc_errmsg() and the library nothing more ($(head -1 "$W/ex2.err"))" \
+	sh -c '[ '"$rc"' = 1 ] && [ "$(wc -l < "$1")" = 1 ] && grep -q "nonexistent.map: No such file" "$1"' sh "$W/ex2.err"
+
+# ---------------------------------------------------------------- threads
+srcs=$(make -s -C "$L" print-SRCS | tr ' ' '\n' | sed "s#^#$L/#")
+cflags="-std=c11 -Wall -Wextra -Werror -O1 -g -I$L/include -DKRELOC_HAVE_LZMA -DKRELOC_HAVE_ZSTD -DKRELOC_HAVE_ZLIB"
+libs="-lpthread -llzma -lzstd -lz"
+cat "$W/caddrs" "$W/maddrs" "$W/caddrs" > "$W/taddrs"
+${CC:-cc} $cflags -o "$W/threads" "$here/threads.c" -L"$L" -lkreloc $libs
+res=$(LD_LIBRARY_PATH="$L" "$W/threads" "$SNAP" kallsyms "$W/kallsyms" "$DATA/modules" "$W/taddrs" 8 2>&1); rc=$?
+check "threads: $res" test "$rc" = 0
+if printf 'int main(void){return 0;}\n' | ${CC:-cc} -fsanitize=thread -x c - -o /dev/null 2>/dev/null; then
+	# shellcheck disable=SC2086
+	${CC:-cc} $cflags -fsanitize=thread -o "$W/threads-tsan" "$here/threads.c" $srcs $libs
+	res=$(TSAN_OPTIONS=halt_on_error=1 "$W/threads-tsan" "$SNAP" kallsyms "$W/kallsyms" "$DATA/modules" "$W/taddrs" 4 2>&1); rc=$?
+	check "threads under ThreadSanitizer: no data race (exit $rc): $(echo "$res" | grep -m1 -E 'threads x|WARNING')" test "$rc" = 0
+	# Take the lock out of the first lookup in a module: the race must be seen.
+	B="$W/brk"; mkdir -p "$B/tools/lib"; cp -r "$top/lib" "$B/"; cp "$top"/tools/*.c "$top"/tools/*.h "$B/tools/"
+	cp -r "$L" "$B/tools/lib/"; rm -rf "$B/tools/lib/kreloc/.obj"
+	sed -i 's/^\tpthread_mutex_lock((pthread_mutex_t \*)&r->lock);$//; s/^\tpthread_mutex_unlock((pthread_mutex_t \*)&r->lock);$//; s/memory_order_acquire/memory_order_relaxed/' \
+		"$B/tools/lib/kreloc/kresolve.c"
+	# shellcheck disable=SC2086
+	${CC:-cc} $cflags -fsanitize=thread -o "$W/threads-brk" "$here/threads.c" $(echo "$srcs" | sed "s#^$L/#$B/tools/lib/kreloc/#") $libs
+	brk=0
+	for i in 1 2 3; do
+		TSAN_OPTIONS=halt_on_error=1 "$W/threads-brk" "$SNAP" kallsyms "$W/kallsyms" "$DATA/modules" "$W/taddrs" 4 > "$W/brk.out" 2>&1 || brk=$((brk + 1))
+	done
+	check "... which catches it when kres_module()'s lock is taken out ($brk of 3 runs fail: $(grep -m1 -o 'WARNING: ThreadSanitizer: [a-z ]*' "$W/brk.out"))" \
+		test "$brk" -gt 0
+	rm -rf "$B"
+else
+	skip "threads under ThreadSanitizer" "no -fsanitize=thread"
+	skip "ThreadSanitizer catches a race" "no -fsanitize=thread"
+fi
+
+echo "1..$n"
+exit $failed

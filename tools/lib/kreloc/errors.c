@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0
+/* errors.c - kreloc_errmsg() (per thread) and the print callback. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "internal.h"
+
+static _Thread_local char errmsg[KR_ERR_MAX];
+
+/*
+ * The callback is set once, before threads use the library (kreloc.h);
+ * a pair read racily could mismatch fn and ctx, so they change together
+ * under no lock only by that rule.
+ */
+static kreloc_print_fn_t print_fn;
+static void *print_ctx;
+
+KRELOC_API const char *kreloc_errmsg(void)
+{
+	return errmsg;
+}
+
+int kr_fail_msg(int err, const char *msg)
+{
+	if (msg != errmsg)
+		snprintf(errmsg, sizeof(errmsg), "%s", msg && *msg ? msg : strerror(err));
+	return -err;
+}
+
+int kr_fail(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(errmsg, sizeof(errmsg), fmt, ap);
+	va_end(ap);
+	return -err;
+}
+
+void kr_ok(void)
+{
+	errmsg[0] = '\0';
+}
+
+KRELOC_API kreloc_print_fn_t kreloc_set_print(kreloc_print_fn_t fn, void *ctx)
+{
+	kreloc_print_fn_t old = print_fn;
+
+	print_fn = fn;
+	print_ctx = ctx;
+	return old;
+}
+
+void kr_print(enum kreloc_print_level level, const char *fmt, ...)
+{
+	char msg[KR_ERR_MAX];
+	va_list ap;
+
+	if (!print_fn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	print_fn(level, msg, print_ctx);
+}
+
+int kr_path_in(char *buf, size_t len, const char *root, const char *rel)
+{
+	if ((size_t)snprintf(buf, len, "%s%s", root ? root : "", rel) < len)
+		return 0;
+	/* Never a path cut short: an empty one fails to open. */
+	buf[0] = '\0';
+	errno = ENAMETOOLONG;
+	return -1;
+}

@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kresolve.c - offline resolution of runtime kernel addresses. */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+#include "files.h"
+#include "kresolve.h"
+
+/* The core sections' areas (ksnap_core_areas()), at their runtime address. */
+static void build_areas(struct kres *r)
+{
+	struct ks_area a[KSNAP_MAX_CORE];
+	size_t i;
+
+	r->nr_area = ksnap_core_areas(r->snap, a);
+	for (i = 0; i < r->nr_area; i++) {
+		r->area[i].lo = a[i].lo + a[i].off;
+		r->area[i].len = a[i].hi - a[i].lo;
+		r->area[i].off = a[i].off;
+		r->area[i].name = a[i].name;
+	}
+}
+
+static int cmp_mr(const void *a, const void *b)
+{
+	const struct kres_mrange *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return x->mod < y->mod ? -1 : x->mod > y->mod;
+}
+
+/* (qsort_r: resolvers may be set up in several threads at once) */
+static int cmp_memidx(const void *a, const void *b, void *arg)
+{
+	const struct ks_mem *mem = arg;
+	const struct ks_mem *x = &mem[*(const size_t *)a];
+	const struct ks_mem *y = &mem[*(const size_t *)b];
+
+	if (x->addr.v != y->addr.v)
+		return x->addr.v < y->addr.v ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static int build_modules(struct kres *r, char *err, size_t errlen)
+{
+	const struct ksnap *s = r->snap;
+	size_t i, j, n = 0;
+
+	for (i = 0; i < s->nr_mods; i++)
+		n += s->mods[i].nr_mem;
+	r->mr = calloc(n + 1, sizeof(*r->mr));
+	r->msec = calloc(s->nr_mods + 1, sizeof(*r->msec));
+	r->nr_msec = calloc(s->nr_mods + 1, sizeof(*r->nr_msec));
+	r->mods = calloc(s->nr_mods + 1, sizeof(*r->mods));
+	if (!r->mr || !r->msec || !r->nr_msec || !r->mods)
+		return kr_seterr(ENOMEM, err, errlen, "out of memory");
+	for (i = 0; i < s->nr_mods; i++) {
+		const struct ks_mod *m = &s->mods[i];
+		size_t ns = 0;
+
+		r->msec[i] = malloc((m->nr_mem + 1) * sizeof(size_t));
+		if (!r->msec[i])
+			return kr_seterr(ENOMEM, err, errlen, "out of memory");
+		for (j = 0; j < m->nr_mem; j++) {
+			const struct ks_mem *k = &m->mem[j];
+
+			if (!k->addr.ok)
+				continue;
+			if (k->kind == KS_SECTION) {
+				r->msec[i][ns++] = j;
+			} else if (k->size.ok && k->size.v) {
+				struct kres_mrange *x = &r->mr[r->nr_mr++];
+
+				x->lo = k->addr.v;
+				x->len = k->size.v;
+				x->mod = (uint32_t)i;
+				x->mem = (uint32_t)j;
+				if (x->len > r->mr_maxlen)
+					r->mr_maxlen = x->len;
+			}
+		}
+		qsort_r(r->msec[i], ns, sizeof(size_t), cmp_memidx, m->mem);
+		r->nr_msec[i] = ns;
+	}
+	qsort(r->mr, r->nr_mr, sizeof(*r->mr), cmp_mr);
+	return 0;
+}
+
+static void init_empty(struct kres *r, const struct ksnap *s)
+{
+	memset(r, 0, sizeof(*r));
+	r->snap = s;
+	pthread_mutex_init(&r->lock, NULL);
+}
+
+/* The core kernel's table from c, checked against the snapshot. */
+static int init_core(struct kres *r, struct kcore *c, char *err, size_t errlen)
+{
+	int abi_v1, ret;
+
+	r->core = c;
+	ret = kcore_check(c, r->snap, &r->delta, &abi_v1, err, errlen);
+	if (!ret)
+		ret = files_core_tab(r->files, c, r->delta, abi_v1, &r->tab, &r->own_tab, err,
+				     errlen);
+	return ret;
+}
+
+int kres_init(struct kres *r, const struct ksnap *s, struct kreloc_files *files,
+	      enum kres_map_kind kind, const char *path, bool modules_only, char *err,
+	      size_t errlen)
+{
+	struct kcore *c;
+	int ret;
+
+	init_empty(r, s);
+	files_get(files);
+	r->files = files;
+	if (!modules_only) {
+		ret = files_core(files, s, kind, path, &c, err, errlen);
+		if (!ret)
+			ret = init_core(r, c, err, errlen);
+		if (ret)
+			return ret;
+	}
+	build_areas(r);
+	return build_modules(r, err, errlen);
+}
+
+int kres_init_map(struct kres *r, const struct ksnap *s, struct sysmap *map,
+		  enum kres_map_kind kind, const char *map_name, char *err, size_t errlen)
+{
+	int ret;
+
+	init_empty(r, s);
+	ret = files_new(NULL, &r->files, err, errlen);
+	if (ret)
+		return ret;
+	if (map) {
+		r->own_core = calloc(1, sizeof(*r->own_core));
+		if (!r->own_core)
+			return kr_seterr(ENOMEM, err, errlen, "out of memory");
+		ret = kcore_from_map(r->own_core, kind, map, map_name, err, errlen);
+		if (!ret)
+			ret = init_core(r, r->own_core, err, errlen);
+		if (ret)
+			return ret;
+	}
+	build_areas(r);
+	return build_modules(r, err, errlen);
+}
+
+void kres_free(struct kres *r)
+{
+	size_t i;
+
+	if (r->own_tab) {
+		kres_tab_free(r->own_tab);
+		free(r->own_tab);
+	}
+	if (r->own_core) {
+		kcore_free(r->own_core);
+		free(r->own_core);
+	}
+	free(r->mr);
+	if (r->snap) {
+		for (i = 0; i < r->snap->nr_mods; i++) {
+			if (r->msec)
+				free(r->msec[i]);
+			if (r->mods) {
+				kdbg_mod_free(&r->mods[i].d);
+				free(r->mods[i].syms);
+				free(r->mods[i].sec_lo);
+			}
+		}
+	}
+	free(r->msec);
+	free(r->nr_msec);
+	free(r->mods);
+	if (r->files)
+		files_put(r->files);
+	if (r->snap)
+		pthread_mutex_destroy(&r->lock);
+	memset(r, 0, sizeof(*r));
+}
+
+/* ---- a module record's symbols ---- */
+
+struct kosym {
+	uint64_t addr, sec_lo;
+	const char *name;
+	int rank;
+};
+
+static int cmp_kosym(const void *a, const void *b)
+{
+	const struct kosym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* The record's .ko symbol table, placed at the record's section addresses. */
+static void build_modsyms(struct kres_mod *ms)
+{
+	const struct ksymfile *ko = &ms->d.ko;
+	const struct ks_mod *m = ms->d.m;
+	struct kosym *ks;
+	size_t i, n = 0;
+
+	ks = malloc((ko->nr_syms + 1) * sizeof(*ks));
+	if (!ks)
+		return;
+	for (i = 0; i < ko->nr_syms; i++) {
+		const struct ksf_sym *y = &ko->syms[i];
+		const struct ks_mem *k;
+
+		if (y->stt != STT_FUNC && y->stt != STT_OBJECT && y->stt != STT_NOTYPE)
+			continue;
+		if (y->shn != KPLACE_SHN_SEC || !ko->secs[y->shndx].name)
+			continue;
+		if (!*y->name || y->name[0] == '$' || !strncmp(y->name, ".L", 2))
+			continue;
+		k = ksnap_mod_section(m, ko->secs[y->shndx].name);
+		if (!k)
+			continue;
+		ks[n].addr = k->addr.v + y->value;
+		ks[n].sec_lo = k->addr.v;
+		ks[n].name = y->name;
+		ks[n].rank = (y->stt == STT_FUNC ? 0 : y->stt == STT_OBJECT ? 2 : 4) +
+			     (y->bind == STB_LOCAL);
+		n++;
+	}
+	qsort(ks, n, sizeof(*ks), cmp_kosym);
+	ms->syms = malloc((n + 1) * sizeof(*ms->syms));
+	ms->sec_lo = malloc((n + 1) * sizeof(*ms->sec_lo));
+	if (!ms->syms || !ms->sec_lo) {
+		free(ms->syms);
+		free(ms->sec_lo);
+		ms->syms = NULL;
+		ms->sec_lo = NULL;
+		free(ks);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (ms->nr && ms->syms[ms->nr - 1].addr == ks[i].addr)
+			continue;	/* the best-ranked alias is taken */
+		ms->syms[ms->nr].addr = ks[i].addr;
+		ms->syms[ms->nr].name = ks[i].name;
+		ms->sec_lo[ms->nr] = ks[i].sec_lo;
+		ms->nr++;
+	}
+	free(ks);
+}
+
+const struct kres_mod *kres_module(const struct kres *r, size_t i)
+{
+	struct kres_mod *ms;
+
+	if (!r->mods || i >= r->snap->nr_mods)
+		return NULL;
+	ms = &r->mods[i];
+	if (atomic_load_explicit(&ms->ready, memory_order_acquire))
+		return ms;
+	/* The resolver is const to its users; a record's file is read once, under the lock. */
+	pthread_mutex_lock((pthread_mutex_t *)&r->lock);
+	if (!atomic_load_explicit(&ms->ready, memory_order_relaxed)) {
+		if (kdbg_place(&ms->d, &r->snap->mods[i], r->snap, r->files) == KDBG_OK)
+			build_modsyms(ms);
+		atomic_store_explicit(&ms->ready, 1, memory_order_release);
+	}
+	pthread_mutex_unlock((pthread_mutex_t *)&r->lock);
+	return ms;
+}
+
+/* ---- lookup ---- */
+
+static int lookup_module(const struct kres *r, uint64_t x, struct kres_hit *h)
+{
+	const struct ksnap *s = r->snap;
+	const struct kres_mrange *best = NULL;
+	const struct ks_mod *m;
+	const struct ks_mem *reg, *sec = NULL;
+	const struct kres_mod *ms;
+	size_t lo = 0, hi = r->nr_mr, i, mi;
+
+	/* Last range with lo <= x, then back while one could still contain x. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->mr[mid].lo <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i-- > 0;) {
+		const struct kres_mrange *c = &r->mr[i];
+
+		if (x - c->lo > r->mr_maxlen)
+			break;
+		if (x - c->lo < c->len) {
+			/* Newest record wins (an address range may have been reused). */
+			const struct ks_mod *a = &s->mods[c->mod];
+
+			if (!best || a->load_gen.v > s->mods[best->mod].load_gen.v ||
+			    (a->load_gen.v == s->mods[best->mod].load_gen.v && c->mod > best->mod))
+				best = c;
+		}
+	}
+	if (!best)
+		return KRES_UNKNOWN;
+	mi = best->mod;
+	m = &s->mods[mi];
+	reg = &m->mem[best->mem];
+	/* The section with the highest start <= x inside the same region. */
+	lo = 0;
+	hi = r->nr_msec[mi];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->mem[r->msec[mi][mid]].addr.v <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo > 0) {
+		const struct ks_mem *k = &m->mem[r->msec[mi][lo - 1]];
+
+		if (k->addr.v >= reg->addr.v)
+			sec = k;
+	}
+	h->mod = m;
+	h->mod_index = (long)mi;
+	h->section = sec ? sec->name : reg->name;
+	h->sym = NULL;
+	h->note = NULL;
+	h->off = x - (sec ? sec->addr.v : reg->addr.v);
+	if (!sec)
+		return KRES_MODULE;
+	ms = kres_module(r, mi);
+	if (ms && ms->d.status != KDBG_OK)
+		h->note = ms->d.why;
+	if (ms && ms->nr) {
+		lo = 0;
+		hi = ms->nr;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (ms->syms[mid].addr <= x)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo > 0 && ms->sec_lo[lo - 1] == sec->addr.v) {
+			h->sym = ms->syms[lo - 1].name;
+			h->sym_len = strlen(h->sym);
+			h->off = x - ms->syms[lo - 1].addr;
+		}
+	}
+	return KRES_MODULE;
+}
+
+/* The symbol at or before link-time address linked, in area a. */
+static int core_hit(const struct kres *r, uint64_t linked, const char *area, struct kres_hit *h)
+{
+	long k;
+
+	const struct kres_tab *t = r->tab;
+
+	if (!t)
+		return KRES_UNKNOWN;
+	k = kres_find(t, linked);
+	if (k < 0)
+		return KRES_UNKNOWN;
+	h->sym = t->pool + t->name_off[k];
+	h->sym_len = t->name_len[k];
+	h->off = linked - t->addr[k];
+	h->mod = NULL;
+	h->mod_index = -1;
+	h->note = NULL;
+	h->section = area;
+	return KRES_CORE;
+}
+
+int kres_lookup(const struct kres *r, uint64_t x, struct kres_hit *h)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_area; i++) {
+		const struct kres_area *a = &r->area[i];
+
+		if (x - a->lo < a->len)
+			return core_hit(r, x - a->off, a->name, h);
+	}
+	if (r->nr_mr)
+		return lookup_module(r, x, h);
+	return KRES_UNKNOWN;
+}
+
+int kres_lookup_linked(const struct kres *r, uint64_t linked, struct kres_hit *h)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_area; i++) {
+		const struct kres_area *a = &r->area[i];
+
+		if (linked - (a->lo - a->off) < a->len)
+			return core_hit(r, linked, a->name, h);
+	}
+	return KRES_UNKNOWN;
+}
+
+const char *kres_why(const struct kres *r, uint64_t x, bool linked, char *buf, size_t len)
+{
+	const struct ksnap *s = r->snap;
+	size_t i;
+
+	for (i = 0; i < r->nr_area; i++) {
+		const struct kres_area *a = &r->area[i];
+		uint64_t lo = linked ? a->lo - a->off : a->lo;
+
+		if (x - lo < a->len) {
+			snprintf(buf, len, r->tab ? "before the map's first symbol" :
+				 "no map of the core kernel's symbols");
+			return buf;
+		}
+	}
+	/* A core section the running kernel published no offset for. */
+	for (i = 0; i < s->nr_core; i++) {
+		const struct ks_core *c = &s->core[i];
+		const struct kval *lo = linked ? &c->linked : &c->runtime;
+
+		if (!ksnap_core_usable(c) && lo->ok && c->size.ok && x - lo->v < c->size.v) {
+			snprintf(buf, len, "in core section %s, whose offset kreloc did not publish "
+				 "(STATUS %s)", c->name, c->status);
+			return buf;
+		}
+	}
+	if (linked) {
+		snprintf(buf, len, "not a link-time address of any core section of the snapshot");
+		return buf;
+	}
+	/* A link-time address given where a runtime one belongs. */
+	for (i = 0; i < r->nr_area; i++) {
+		const struct kres_area *a = &r->area[i];
+
+		if (a->off && x - (a->lo - a->off) < a->len) {
+			snprintf(buf, len, "not a runtime address of the snapshot's boot, but the "
+				 "link-time address of %s (0x%" PRIx64 "-0x%" PRIx64 "): give it as "
+				 "vmlinux:0x%" PRIx64, a->name, a->lo - a->off, a->lo - a->off + a->len,
+				 x);
+			return buf;
+		}
+	}
+	snprintf(buf, len, "in no core section or module record of the snapshot");
+	return buf;
+}

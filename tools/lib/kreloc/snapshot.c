@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0
+/* snapshot.c - the public snapshot API: reading, writing and asking a snapshot. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+#include "debugfs.h"
+#include "kdbg.h"
+#include "kplace.h"
+#include "snapshot.h"
+
+/* Copy what fits of a filled info struct into the caller's (sz bytes). */
+void kr_copy_info(void *dst, size_t sz, const void *src, size_t size)
+{
+	if (sz > size) {
+		memset((char *)dst + size, 0, sz - size);
+		sz = size;
+	}
+	memcpy(dst, src, sz);
+}
+
+static struct kreloc_snapshot *snap_new(void)
+{
+	return calloc(1, sizeof(struct kreloc_snapshot));
+}
+
+KRELOC_API int kreloc_snapshot_load(const char *path, struct kreloc_snapshot **snap)
+{
+	char err[KR_ERR_MAX];
+	struct kreloc_snapshot *s;
+	int ret;
+
+	*snap = NULL;
+	if (!path)
+		return kr_fail(EINVAL, "no snapshot file");
+	s = snap_new();
+	if (!s)
+		return kr_fail(ENOMEM, "out of memory");
+	ret = ksnap_load(&s->s, path, err, sizeof(err));
+	if (ret) {
+		free(s);
+		return kr_fail_msg(-ret, err);
+	}
+	*snap = s;
+	kr_ok();
+	return 0;
+}
+
+KRELOC_API int kreloc_snapshot_read(FILE *f, const char *name, struct kreloc_snapshot **snap)
+{
+	char err[KR_ERR_MAX];
+	struct kreloc_snapshot *s;
+	int ret;
+
+	*snap = NULL;
+	if (!f)
+		return kr_fail(EINVAL, "no stream");
+	s = snap_new();
+	if (!s)
+		return kr_fail(ENOMEM, "out of memory");
+	ret = ksnap_read(&s->s, f, name ? name : "snapshot", err, sizeof(err));
+	if (ret) {
+		free(s);
+		return kr_fail_msg(-ret, err);
+	}
+	*snap = s;
+	kr_ok();
+	return 0;
+}
+
+KRELOC_API int kreloc_snapshot_live(const char *root, struct kreloc_snapshot **snap)
+{
+	char err[KR_ERR_MAX];
+	struct kreloc_snapshot *s;
+	int ret;
+
+	*snap = NULL;
+	s = snap_new();
+	if (!s)
+		return kr_fail(ENOMEM, "out of memory");
+	ret = kreloc_live(&s->s, root, err, sizeof(err));
+	if (ret) {
+		free(s);
+		return kr_fail_msg(-ret, err);
+	}
+	*snap = s;
+	kr_ok();
+	return 0;
+}
+
+KRELOC_API int kreloc_snapshot_write(const struct kreloc_snapshot *snap, FILE *f)
+{
+	errno = 0;
+	if (ksnap_write(&snap->s, f)) {
+		int e = errno ? errno : EIO;
+
+		return kr_fail(e, "%s", strerror(e));
+	}
+	kr_ok();
+	return 0;
+}
+
+KRELOC_API void kreloc_snapshot_free(struct kreloc_snapshot *snap)
+{
+	if (!snap)
+		return;
+	ksnap_free(&snap->s);
+	free(snap);
+}
+
+static struct kreloc_value val(const struct kval *v)
+{
+	struct kreloc_value r = { v->v, v->ok != 0 };
+
+	return r;
+}
+
+KRELOC_API int kreloc_snapshot_info(const struct kreloc_snapshot *snap,
+				    struct kreloc_snapshot_info *info, size_t sz)
+{
+	const struct ksnap *s = &snap->s;
+	struct kreloc_snapshot_info i = {
+		.format = s->version,
+		.osrelease = s->osrelease,
+		.arch = s->arch,
+		.endian = s->endian ? s->endian : "-",
+		.elf_abi = s->abi,
+		.build_id = s->build_id,
+		.status = s->status,
+		.init = s->init,
+		.linked_source = s->linked_source,
+		.generation = val(&s->generation),
+		.kerneloffset = val(&s->kerneloffset),
+		.ref_linked = val(&s->ref_linked),
+		.ref_runtime = val(&s->ref_runtime),
+		.nr_sections = s->nr_core,
+		.nr_anchors = s->nr_anchors,
+		.nr_modules = s->nr_mods,
+		.modules_tracked = !s->no_modules,
+	};
+
+	if (!info)
+		return kr_fail(EINVAL, "no info struct");
+	kr_copy_info(info, sz, &i, sizeof(i));
+	return 0;
+}
+
+KRELOC_API int kreloc_snapshot_section(const struct kreloc_snapshot *snap, size_t idx,
+				       struct kreloc_section_info *info, size_t sz)
+{
+	const struct ks_core *c;
+	struct kreloc_section_info i;
+
+	if (idx >= snap->s.nr_core)
+		return kr_fail(ERANGE, "no core section %zu (the snapshot has %zu)", idx,
+			       snap->s.nr_core);
+	c = &snap->s.core[idx];
+	i.name = c->name;
+	i.linked = val(&c->linked);
+	i.runtime = val(&c->runtime);
+	i.size = val(&c->size);
+	i.offset = val(&c->offset);
+	i.status = c->status;
+	i.usable = ksnap_core_usable(c);
+	kr_copy_info(info, sz, &i, sizeof(i));
+	return 0;
+}
+
+KRELOC_API int kreloc_snapshot_anchor(const struct kreloc_snapshot *snap, size_t idx,
+				      struct kreloc_anchor_info *info, size_t sz)
+{
+	struct kreloc_anchor_info i;
+
+	if (idx >= snap->s.nr_anchors)
+		return kr_fail(ERANGE, "no anchor %zu (the snapshot has %zu)", idx,
+			       snap->s.nr_anchors);
+	i.name = snap->s.anchors[idx].name;
+	i.linked = snap->s.anchors[idx].linked.v;
+	i.section = snap->s.anchors[idx].section;
+	kr_copy_info(info, sz, &i, sizeof(i));
+	return 0;
+}
+
+int kr_check_mod(const struct kreloc_snapshot *snap, size_t mod)
+{
+	if (mod >= snap->s.nr_mods)
+		return kr_fail(ERANGE, "no module record %zu (the snapshot has %zu)", mod,
+			       snap->s.nr_mods);
+	return 0;
+}
+
+KRELOC_API int kreloc_snapshot_module(const struct kreloc_snapshot *snap, size_t idx,
+				      struct kreloc_module_info *info, size_t sz)
+{
+	const struct ks_mod *m;
+	struct kreloc_module_info i;
+	int ret = kr_check_mod(snap, idx);
+
+	if (ret)
+		return ret;
+	m = &snap->s.mods[idx];
+	i.name = m->name;
+	i.state = m->state;
+	i.build_id = m->build_id;
+	i.text_base = val(&m->text_base);
+	i.text_size = val(&m->text_size);
+	i.load_gen = val(&m->load_gen);
+	i.unload_gen = val(&m->unload_gen);
+	i.nr_mem = m->nr_mem;
+	i.loaded = kdbg_is_loaded(m);
+	kr_copy_info(info, sz, &i, sizeof(i));
+	return 0;
+}
+
+KRELOC_API int kreloc_snapshot_module_mem(const struct kreloc_snapshot *snap, size_t mod,
+					  size_t idx, struct kreloc_mem_info *info, size_t sz)
+{
+	const struct ks_mod *m;
+	const struct ks_mem *k;
+	struct kreloc_mem_info i;
+	int ret = kr_check_mod(snap, mod);
+
+	if (ret)
+		return ret;
+	m = &snap->s.mods[mod];
+	if (idx >= m->nr_mem)
+		return kr_fail(ERANGE, "no region or section %zu in record %s (it has %zu)", idx,
+			       m->name, m->nr_mem);
+	k = &m->mem[idx];
+	i.kind = k->kind == KS_REGION ? KRELOC_MEM_REGION : KRELOC_MEM_SECTION;
+	i.name = k->name;
+	i.address = val(&k->addr);
+	i.size = val(&k->size);
+	i.state = k->state;
+	i.placed = kplace_section_placed(m, k);
+	kr_copy_info(info, sz, &i, sizeof(i));
+	return 0;
+}
+
+static int same_name(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if ((*a == '-' ? '_' : *a) != (*b == '-' ? '_' : *b))
+			return 0;
+	return !*a && !*b;
+}
+
+KRELOC_API int kreloc_snapshot_module_find(const struct kreloc_snapshot *snap, const char *name,
+					   const uint64_t *load_gen)
+{
+	const struct ksnap *s = &snap->s;
+	const struct ks_mod *best = NULL;
+	size_t i;
+
+	for (i = 0; i < s->nr_mods; i++) {
+		const struct ks_mod *m = &s->mods[i];
+
+		if (!same_name(m->name, name))
+			continue;
+		if (load_gen) {
+			if (m->load_gen.ok && m->load_gen.v == *load_gen)
+				return (int)i;
+			continue;
+		}
+		/* The newest record of that name. */
+		if (!best || (m->load_gen.ok && (!best->load_gen.ok ||
+						 m->load_gen.v >= best->load_gen.v)))
+			best = m;
+	}
+	if (best)
+		return (int)(best - s->mods);
+	return kr_fail(ENOENT, "no module record %s", name);
+}
+
+KRELOC_API int kreloc_snapshot_module_live_at(const struct kreloc_snapshot *snap, size_t mod,
+					      uint64_t generation)
+{
+	int ret = kr_check_mod(snap, mod);
+
+	return ret ? ret : kdbg_live_at(&snap->s.mods[mod], generation);
+}
+
+/* Does any region of a overlap any region of b? */
+static int overlaps(const struct ks_mod *a, const struct ks_mod *b)
+{
+	size_t i, j;
+
+	for (i = 0; i < a->nr_mem; i++) {
+		const struct ks_mem *x = &a->mem[i];
+
+		if (x->kind != KS_REGION || !x->addr.ok || !x->size.ok || !x->size.v)
+			continue;
+		for (j = 0; j < b->nr_mem; j++) {
+			const struct ks_mem *y = &b->mem[j];
+
+			if (y->kind == KS_REGION && y->addr.ok && y->size.ok && y->size.v &&
+			    x->addr.v < y->addr.v + y->size.v && y->addr.v < x->addr.v + x->size.v)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+KRELOC_API int kreloc_snapshot_module_superseded(const struct kreloc_snapshot *snap, size_t mod)
+{
+	const struct ksnap *s = &snap->s;
+	const struct ks_mod *m;
+	size_t j;
+	int ret = kr_check_mod(snap, mod);
+
+	if (ret)
+		return ret;
+	m = &s->mods[mod];
+	for (j = 0; m->load_gen.ok && j < s->nr_mods; j++) {
+		const struct ks_mod *n = &s->mods[j];
+
+		if (n != m && n->load_gen.ok && n->load_gen.v > m->load_gen.v && overlaps(m, n))
+			return (int)j;
+	}
+	return -ENOENT;
+}
+
+KRELOC_API int kreloc_snapshot_image_offset(const struct kreloc_snapshot *snap, uint64_t *offset)
+{
+	char err[KR_ERR_MAX];
+
+	if (kdbg_image_offset(&snap->s, offset, err, sizeof(err)))
+		return kr_fail_msg(ENODATA, err);
+	return 0;
+}
+
+KRELOC_API int kreloc_live_lockdown(const char *root, char *buf, size_t len)
+{
+	int ret = kreloc_lockdown(root, buf, len);
+
+	return ret ? kr_fail(-ret, "%s/sys/kernel/security/lockdown: %s", root ? root : "",
+			     strerror(-ret)) : 0;
+}

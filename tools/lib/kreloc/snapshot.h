@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* snapshot.h - what the public objects are inside the library. */
+#ifndef KRELOC_SNAPSHOT_H
+#define KRELOC_SNAPSHOT_H
+
+#include "internal.h"
+#include "kresolve.h"
+#include "ksnap.h"
+
+struct kreloc_snapshot {
+	struct ksnap s;
+};
+
+struct kreloc_resolver {
+	struct kres r;
+	const struct kreloc_snapshot *snap;
+};
+
+/*
+ * Copy a filled info struct (size bytes) into the caller's of sz bytes:
+ * what fits, the rest of a larger one zeroed (a newer caller's members).
+ */
+void kr_copy_info(void *dst, size_t sz, const void *src, size_t size);
+/* 0, or -ERANGE with the message for a record index past the last. */
+int kr_check_mod(const struct kreloc_snapshot *snap, size_t mod);
+
+/* Is member m of an options struct inside the caller's (o->sz)? */
+#define KR_OPT_HAS(o, type, m) \
+	((o) && (o)->sz >= offsetof(type, m) + sizeof(((type *)0)->m))
+#define KR_OPT(o, type, m, dflt) (KR_OPT_HAS(o, type, m) ? (o)->m : (dflt))
+
+#endif
