@@ -11,7 +11,10 @@
 # measured side by side in one run, are what to read.
 #   KRELOC_BENCH_TARGETS  default: the amd64 and arm64 targets of make check
 #                         (tests/run-all.sh); an arm64 Image holds no
-#                         vmlinux, so kreloc is built from the link-time map
+#                         vmlinux, so kreloc is built from the link-time map;
+#                         "upstream" (opt-in) benches the kernel of the
+#                         upstream target: the in-kernel kreloc's boot cost
+#                         next to kreloc.ko's insmod (rig/vm-upstream.sh)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/rig/lib.sh"
@@ -19,6 +22,11 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 need_pkgs build-essential cpio busybox-static qemu-system-x86 xz-utils zstd dwarves libelf-dev kmod
 for t in ${KRELOC_BENCH_TARGETS:-amd64-5.10 amd64-6.1 amd64-6.12 amd64-6.12-deb13 amd64-7 arm64-6.1 arm64-6.12 arm64-7}; do
 	envf="$CACHE/tmp/bench-$t.env"
+	if [ "$t" = upstream ]; then
+		"$top/rig/kernel-upstream.sh" > "$envf"
+		"$top/rig/vm-upstream.sh" --bench "$envf"
+		continue
+	fi
 	unset CROSS_COMPILE BUILD_ROOT
 	"$top/rig/kernel-${t%%-*}.sh" "${t#*-}" > "$envf"
 	# shellcheck disable=SC1090

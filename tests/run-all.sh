@@ -31,7 +31,14 @@
 #                   on it); it is not in the default: a cold run with it
 #                   took 122 CPU-minutes on one machine, 148 minutes of
 #                   lane time on another, more than two cores have in an
-#                   hour (README, "The two commands").
+#                   hour (README, "The two commands").  "upstream" adds
+#                   the upstream form (upstream/, Documentation/upstream.md):
+#                   the series applied with git am to Debian's kernel
+#                   source, checkpatch and a build after each patch, then
+#                   its kselftest with the in-kernel kreloc and with
+#                   kreloc.ko, and the two compared file by file; not in
+#                   the default either (its cold run builds the kernel
+#                   once per patch).
 #   KRELOC_JOBS     jobs run at once (default 2: one per core)
 #   KRELOC_CACHE    download/build cache (default ~/.cache/kreloc)
 #   KRELOC_KEEP_RUN keep this run's job files ($KRELOC_CACHE/tmp/check.PID)
@@ -171,6 +178,15 @@ run_debug() {
 	fi
 }
 
+# The upstream form: rig/kernel-upstream.sh applies, checks and builds the
+# series, rig/vm-upstream.sh boots it twice and compares.
+run_upstream() {
+	local envf="$run/upstream.env"
+
+	"$top/rig/kernel-upstream.sh" > "$envf" || { fail "upstream: the series did not apply or build"; return; }
+	"$top/rig/vm-upstream.sh" "$envf" "$RESULTS" || fail "upstream: rig failed"
+}
+
 has_target() { [[ " $targets " == *" $1 "* ]]; }
 
 # The jobs, started (and printed) in this order: the longest first, so that
@@ -182,12 +198,15 @@ done
 if has_target debug; then
 	job "QEMU: x86_64 debug kernel (KASAN, lockdep, kmemleak, fault injection, lockdown; gdb)" run_debug
 fi
+if has_target upstream; then
+	job "QEMU: upstream (the series on Debian's kernel source: checks, builds, kselftest built-in and module, compared)" run_upstream
+fi
 has_target amd64-6.1 && has_target amd64-6.12 &&
 	job "boot: make install, dkms, initramfs-tools, dracut (bookworm)" run_boot bookworm
 has_target amd64-7 &&
 	job "boot: dkms, initramfs-tools (trixie, trixie-backports' kernel)" run_boot trixie
 for t in $targets; do
-	case "$t" in arm64-* | amd64-6.1 | debug) ;; *) job "QEMU: $t" run_target "$t" ;; esac
+	case "$t" in arm64-* | amd64-6.1 | debug | upstream) ;; *) job "QEMU: $t" run_target "$t" ;; esac
 done
 job "host unit tests" run_unit
 job "tools (host)" run_tools
