@@ -150,6 +150,8 @@ run_target() {
 		"$top/rig/vm-perf.sh" "$envf" "$RESULTS" || fail "$t: perf rig failed"
 		echo "# $t: gdb with kreloc gdb's script (a vmlinux from the image and the map)"
 		"$top/rig/vm-gdb.sh" "$envf" "$RESULTS" || fail "$t: gdb rig failed"
+		echo "# $t: the examples of README.md and the man pages that need the live kernel"
+		"$top/rig/vm-examples.sh" "$envf" "$RESULTS" || fail "$t: examples rig failed"
 	fi
 }
 

@@ -4,6 +4,8 @@
 
   examples.py list FILE...            print each example: SOURCE:LINE, where it runs, the command
   examples.py run TEMPLATE SHIMS FILE...   run the host examples, KTAP results on stdout
+  examples.py guest FILE...           a shell script running, in a guest, those that
+                                      need the live kernel and can run there
 
 The examples are read from the files at test time: README.md's ```sh
 blocks, and the .SH EXAMPLES .nf/.fi blocks of each man page (roff
@@ -33,7 +35,7 @@ LIVE = [
     (r"^make (demo|check)\b", "the suite itself (.ci/run runs make check; make demo boots its own VM)"),
     (r"^(perf (record|report)|perf script\s+[^|\s]|sleep \d+; kill)", "rig/vm-perf.sh: a perf session with kreloc kallsyms on amd64-6.1"),
     (r"^gdb-multiarch\b", "rig/vm-gdb.sh: gdb on QEMU's gdbstub with kreloc gdb's script"),
-    (r"^echo .*>\s*/sys/kernel/tracing/", "rig/vm-tools.sh: boot 2 registers, fires and removes probes"),
+    (r"^echo .*>\s*/sys/kernel/tracing/", "rig/vm-examples.sh: in a boot of amd64-6.1, with the probe the block adds"),
 ]
 # First words a host command's pipeline stages may have: kreloc itself, and
 # readers of the fake root or shims of the captured text.
@@ -132,7 +134,42 @@ def rewrite(cmd, root):
     return re.sub(r"(?<![\w./$-])/(sys|proc|lib/modules)/", root + r"/\1/", cmd)
 
 
+def guest_ok(cmd, written):
+    """Whether a command can run in the rig's guest (rig/vm-examples.sh):
+    it reads only the live kernel, what the guest stages (System.map,
+    modules/) and files an earlier command of its block wrote; no address
+    or file of the captured boots, no endless pipe, no vmlinux."""
+    if re.search(r"[0-9a-f]{8,}|--vmlinux|[<|]|^(perf|gdb|dmesg|make|apt-get|dkms|sleep)\b", cmd):
+        return False
+    if re.match(r"^(update-initramfs|dracut|mokutil)\b", cmd):
+        return False
+    for f in re.findall(r"--snapshot\s+(\S+)", cmd):
+        if f not in written:
+            return False
+    return True
+
+
+def guest_script(files):
+    """One sh function call per command: ex ID 'COMMAND' (rig/vm-examples.sh's job)."""
+    out = []
+    for f, start, cmds in examples(files):
+        written = set()
+        out.append(f"block {os.path.basename(f)}:{start}")
+        for ln, c, kind, where in cmds:
+            if kind == "unknown" or not guest_ok(c, written):
+                continue
+            m = re.search(r"(?:-o|--output)\s+(\S+)", c)
+            if m:
+                written.add(m.group(1))
+            q = c.replace("'", "'\\''")
+            out.append(f"ex {os.path.basename(f)}:{ln} '{q}'")
+    return "\n".join(out) + "\n"
+
+
 def main():
+    if sys.argv[1] == "guest":
+        sys.stdout.write(guest_script(sys.argv[2:]))
+        return 0
     if sys.argv[1] == "list":
         for f, start, cmds in examples(sys.argv[2:]):
             for n, c, kind, where in cmds:
