@@ -31,7 +31,7 @@
 #                   on it); it is not in the default: a cold run with it
 #                   took 122 CPU-minutes on one machine, 148 minutes of
 #                   lane time on another, more than two cores have in an
-#                   hour (README, "The two commands").  "upstream" adds
+#                   hour (Documentation/test-rig.md).  "upstream" adds
 #                   the upstream form (upstream/, Documentation/upstream.md):
 #                   the series applied with git am to Debian's kernel
 #                   source, checkpatch and a build after each patch, then
@@ -155,6 +155,8 @@ run_target() {
 		"$top/rig/vm-perf.sh" "$envf" "$RESULTS" || fail "$t: perf rig failed"
 		echo "# $t: gdb with kreloc gdb's script (a vmlinux from the image and the map)"
 		"$top/rig/vm-gdb.sh" "$envf" "$RESULTS" || fail "$t: gdb rig failed"
+		echo "# $t: the examples of README.md and the man pages that need the live kernel"
+		"$top/rig/vm-examples.sh" "$envf" "$RESULTS" || fail "$t: examples rig failed"
 	fi
 }
 

@@ -5,12 +5,12 @@
 For COMMAND: the options in the "Usage:" lines of `kreloc COMMAND --help`,
 in the SYNOPSIS of Documentation/kreloc-COMMAND.8, in what the bash
 completion offers after `kreloc COMMAND -`, and in the `kreloc COMMAND`
-lines of README.md's section on the tool must be the same set (--help and
+lines of Documentation/cli.md's synopsis must be the same set (--help and
 -h, which every command has, aside), and kreloc must accept each of them
 (no "unknown option").  Without COMMAND: the commands (kreloc --help's
-table, kreloc(8), the completion, README, the man pages present) and the
+table, kreloc(8), the completion, cli.md, the man pages present) and the
 global options (kreloc --help, kreloc(8)'s SYNOPSIS and OPTIONS, the
-completion, README).  Prints one line; exit 1 if they differ.
+completion, cli.md).  Prints one line; exit 1 if they differ.
 """
 import os
 import re
@@ -64,8 +64,8 @@ printf '%s\n' "${COMPREPLY[@]}"
 
 
 def readme_lines(top):
-    text = open(os.path.join(top, "README.md")).read()
-    m = re.search(r"^## The `kreloc` command-line tool.*?(?=^## )", text, re.S | re.M)
+    text = open(os.path.join(top, "Documentation/cli.md")).read()
+    m = re.search(r"^# The `kreloc` command-line tool.*?(?=^## )", text, re.S | re.M)
     sec = m.group(0) if m else ""
     lines = []
     for block in re.findall(r"```sh\n(.*?)```", sec, re.S):
@@ -95,7 +95,7 @@ def check_command(top, k, cmd):
         "--help": opts(usage_block(out)),
         "man": opts(man),
         "completion": {w for w in completion(top, ["kreloc", cmd, "-"]) if OPT.fullmatch(w)},
-        "README": set().union(*[opts(l) for l in readme_lines(top)
+        "cli.md": set().union(*[opts(l) for l in readme_lines(top)
                                 if l.split()[1:2] == [cmd]] or [set()]),
     }
     for name in src:
@@ -123,7 +123,7 @@ def check_global(top, k):
         "kreloc(8) COMMANDS": set(re.findall(r"^\.TP\n\.B ([a-z]+)$",
                                              man_section(os.path.join(top, "tools/cli/Documentation/kreloc.8"), "COMMANDS"), re.M)),
         "completion": set(completion(top, ["kreloc", ""])),
-        "README": {l.split()[1] for l in readme_lines(top) if l.split()[1][0].isalpha()},
+        "cli.md": {l.split()[1] for l in readme_lines(top) if l.split()[1][0].isalpha()},
     }
     union = set().union(*src_c.values())
     bad = ["%s lacks %s" % (n, " ".join(sorted(union - s))) for n, s in src_c.items() if union - s]
@@ -137,7 +137,7 @@ def check_global(top, k):
         "kreloc --help": opts(usage.group(1)) if usage else set(),
         "kreloc(8) SYNOPSIS+OPTIONS": opts(man_section(os.path.join(top, "tools/cli/Documentation/kreloc.8"), "OPTIONS")),
         "completion": {w for w in completion(top, ["kreloc", "-"]) if OPT.fullmatch(w)},
-        "README": set().union(*[opts(l.split(" COMMAND")[0]) for l in readme_lines(top)
+        "cli.md": set().union(*[opts(l.split(" COMMAND")[0]) for l in readme_lines(top)
                                 if " COMMAND" in l] or [set()]),
     }
     ounion = set().union(*src_o.values())

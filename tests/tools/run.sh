@@ -7,10 +7,13 @@
 #   <KTAP document>
 #   KRELOC-TEST-END tools-cli rc=N
 # and tools-dbgtools (tests/tools/test_dbgtools.sh: `kreloc gdb`, `kreloc
-# kallsyms`), tools-lib (test_lib.sh: libkreloc's exports, ABI, install,
-# example, threads) and tools-debuginfod (test_debuginfod.sh: files by build
-# id from a local debuginfod server; KRELOC_TEST_VMLINUX names the vmlinux
-# with symbols it serves, run-all.sh passes rig/vmlinux-symbols.sh's).  With clang installed the libFuzzer targets are built and run bounded
+# kallsyms`), tools-examples (tests/tools/test_examples.sh: every shell
+# example of README.md and the man pages), tools-lib (test_lib.sh:
+# libkreloc's exports, ABI, install, example, threads) and tools-debuginfod
+# (test_debuginfod.sh: files by build id from a local debuginfod server;
+# KRELOC_TEST_VMLINUX names the vmlinux with symbols it serves, run-all.sh
+# passes rig/vmlinux-symbols.sh's).  With clang installed the libFuzzer
+# targets are built and run bounded
 # (KRELOC_FUZZ=0 to skip them).  Exit status: that of the suite.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,7 +29,7 @@ trap 'rm -rf "$W"' EXIT
 
 build_log="$W/build.log"
 rc=0
-echo "KRELOC-TEST-PLAN tools-cli tools-dbgtools tools-lib tools-debuginfod"
+echo "KRELOC-TEST-PLAN tools-cli tools-dbgtools tools-examples tools-lib tools-debuginfod"
 echo "KRELOC-TEST-BEGIN tools-cli"
 if ! make -s -C "$top/tools/cli" kreloc kreloc-san > "$build_log" 2>&1 ||
    ! ${CC:-cc} -std=c11 -O2 -Wall -Wextra -Werror -I"$top/tools" -o "$W/addrcheck" \
@@ -54,6 +57,12 @@ if [ -x "$top/tools/cli/kreloc-san" ] && [ -x "$W/gen" ]; then
 	"$here/test_dbgtools.sh" "$top/tools/cli/kreloc-san" "$W/gen" "$W/d"
 	r=$?
 	echo "KRELOC-TEST-END tools-dbgtools rc=$r"
+	[ $r -eq 0 ] || rc=$r
+	echo "KRELOC-TEST-BEGIN tools-examples"
+	mkdir -p "$W/e"
+	"$here/test_examples.sh" "$top/tools/cli/kreloc-san" "$W/e"
+	r=$?
+	echo "KRELOC-TEST-END tools-examples rc=$r"
 	[ $r -eq 0 ] || rc=$r
 fi
 if [ -x "$top/tools/cli/kreloc-san" ]; then

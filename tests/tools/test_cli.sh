@@ -65,7 +65,7 @@ check "bash completion completes every command, and resolve's options" bash -c '
 	COMP_WORDS=(kreloc resolve --snapshot-); COMP_CWORD=2; _kreloc
 	[ "${COMPREPLY[*]}" = --snapshot-dir ]' bash "$top/tools/cli/bash-completion/kreloc" $cmds
 
-# The options --help, the man page, the completion and README list are the
+# The options --help, the man page, the completion and Documentation/cli.md list are the
 # same, and kreloc takes each (optcheck.py); and the commands.
 for c in "" $("$K" --help | awk '/^Commands/ {on = 1; next} on && !NF {exit} on {print $1}'); do
 	if res=$(python3 "$here/optcheck.py" "$top" "$K" $c 2>&1); then
@@ -74,7 +74,7 @@ for c in "" $("$K" --help | awk '/^Commands/ {on = 1; next} on && !NF {exit} on 
 		nok "docs agree: ${c:-the commands and global options}"; echo "$res" | diag
 	fi
 done
-OC="$W/optcheck"; mkdir -p "$OC/tools/cli"; cp -r "$top/README.md" "$OC/"; cp -r "$top/tools/cli/Documentation" "$top/tools/cli/bash-completion" "$OC/tools/cli/"
+OC="$W/optcheck"; mkdir -p "$OC/tools/cli" "$OC/Documentation"; cp "$top/Documentation/cli.md" "$OC/Documentation/"; cp -r "$top/tools/cli/Documentation" "$top/tools/cli/bash-completion" "$OC/tools/cli/"
 sed -i 's/--modules-dir --json --text --help/--modules-dir --json --help/' "$OC/tools/cli/bash-completion/kreloc"
 check "optcheck fails when the completion lacks one option (resolve --text)" \
 	sh -c '! python3 "$1" "$2" "$3" resolve > /dev/null' sh "$here/optcheck.py" "$OC" "$K"
