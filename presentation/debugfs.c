@@ -64,7 +64,7 @@ static int kreloc_info_show(struct seq_file *m, void *v)
 	for (i = 0; i < l->nr_anchors; i++)
 		resolved += !!core->runtime[i];
 
-	seq_puts(m, "# kreloc core kernel relocation (format described in kreloc's README)\n");
+	seq_puts(m, "# kreloc core kernel relocation (Documentation/ABI/testing/debugfs-kreloc)\n");
 	seq_printf(m, "FORMAT=%d\n", KRELOC_FORMAT);
 	seq_printf(m, "OSRELEASE=%s\n", init_utsname()->release);
 	seq_printf(m, "ARCH=%s\n", init_utsname()->machine);
