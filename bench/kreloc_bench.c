@@ -233,14 +233,19 @@ static double ready_time(const char *ko)
 /*
  * Rotated loads in one boot: dummy, kreloc, kreloc stripped, the twin,
  * the twin stripped, each unloaded before the next.  The order rotates
- * from round to round, so that each comes at every place equally often:
- * an unload's deferred work slows whatever load follows it.  kreloc's
+ * from round to round, so that each comes at every place equally often,
+ * and its stride changes every NLOAD rounds, so that each follows every
+ * other: an unload's deferred work slows whatever load follows it (with
+ * a stride of 1 the twin always followed kreloc stripped, and measured
+ * slower than kreloc).  A pause after each unload lets that work end
+ * before the next load is timed.  kreloc's
  * setup runs in a work item after its ->init, off insmod: the time until
  * an open of info returns is measured apart.
  */
 static void bench_load(const char *ko, const char *stripped, const char *dummy,
 		       const char *twin, const char *twin_stripped)
 {
+	static const struct timespec settle = { .tv_nsec = 200000000 };
 	static double v[NLOAD][LOADS], u[LOADS], r[LOADS];
 	static const char * const names[NLOAD] = { "dummy", "kreloc", "kreloc", "kreloc",
 						    "kreloc" };
@@ -250,14 +255,16 @@ static void bench_load(const char *ko, const char *stripped, const char *dummy,
 
 	for (i = 0; i < LOADS; i++) {
 		for (j = 0; j < NLOAD; j++) {
-			k = (i + j) % NLOAD;
+			k = (i + j * (1 + i / NLOAD % (NLOAD - 1))) % NLOAD;
 			v[k][i] = load_time(kos[k], names[k], "");
 			if (k == 1)
 				u[i] = unload_time("kreloc");
 			else
 				syscall(SYS_delete_module, names[k], O_NONBLOCK);
+			nanosleep(&settle, NULL);
 		}
 		r[i] = ready_time(ko);
+		nanosleep(&settle, NULL);
 	}
 	for (k = 0; k < NLOAD; k++)
 		m[k] = median(v[k], LOADS);
