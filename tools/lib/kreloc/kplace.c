@@ -98,6 +98,7 @@ struct placed {
 	const struct ks_mem *rec;
 	const struct kplace_sec *sec;
 	const struct ks_mem *region;
+	int arch_sized;		/* sized by the arch at load: the file's size is not it */
 };
 
 static int cmp_placed(const void *a, const void *b)
@@ -166,12 +167,13 @@ int kplace_check(const struct kplace_sec *secs, size_t nr, const struct ks_mod *
 		const struct ks_mem *k = &m->mem[i];
 		const struct kplace_sec *s;
 
-		if (k->kind != KS_SECTION || !k->addr.ok || kplace_arch_sized(k->name))
+		if (k->kind != KS_SECTION || !k->addr.ok)
 			continue;
 		s = find_sec(secs, nr, k->name);
 		p[n].rec = k;
 		p[n].sec = s;
 		p[n].region = region_of(m, k->addr.v);
+		p[n].arch_sized = kplace_arch_sized(k->name);
 		n++;
 	}
 	qsort(p, n, sizeof(*p), cmp_placed);
@@ -191,7 +193,12 @@ int kplace_check(const struct kplace_sec *secs, size_t nr, const struct ks_mod *
 		 * -dbg twin differ there and nowhere else.  Where they start is
 		 * checked; what follows them is not.
 		 */
-		if (!a->region || loader_allocs(a->rec->name))
+		/*
+		 * An arch-sized section (arm64's .init.plt, ppc64's .stubs) has
+		 * its size set by the loader, not the file: where it ends, and so
+		 * the gap after it, is not known.
+		 */
+		if (!a->region || loader_allocs(a->rec->name) || a->arch_sized)
 			continue;
 		if (end - a->region->addr.v > a->region->size.v) {
 			ksnap_seterr(why, whylen, "section %s (0x%" PRIx64 " bytes in this file) "
@@ -208,6 +215,9 @@ int kplace_check(const struct kplace_sec *secs, size_t nr, const struct ks_mod *
 				     a->sec->size, start, b->rec->name, b->rec->addr.v);
 			goto out;
 		}
+		/* Before it, only that a's end does not overlap it. */
+		if (b->arch_sized)
+			continue;
 		gap = b->rec->addr.v - end;
 		allowed = max_u64(max_u64(b->sec->align, 1), zero_align);
 		if (!(b->rec->addr.v & 4095))
