@@ -176,6 +176,14 @@ if [ "$flavour" = bookworm ]; then
 			expect+=("usr/share/man/man8/${f##*/}")
 		done
 	fi
+	# libkreloc under the tool: the library (its links are not files),
+	# header, pkg-config file and man page.
+	if [ -f "$src/tools/lib/kreloc/Makefile" ]; then
+		expect+=("usr/lib/$(make -s --no-print-directory -C "$src/tools/lib/kreloc" \
+				 print-REALNAME)"
+			usr/include/kreloc/kreloc.h usr/lib/pkgconfig/libkreloc.pc
+			usr/share/man/man3/libkreloc.3)
+	fi
 	t_begin install $((7 + ${#expect[@]}))
 	t_ok "make install DESTDIR PREFIX=/usr succeeds" \
 		make -s -C "$src" KDIR="$kdir1" DESTDIR="$dest" PREFIX=/usr install \
