@@ -6,10 +6,10 @@
 #   make install   [DESTDIR=] [PREFIX=/usr/local] [KDIR=...]
 #   make uninstall [DESTDIR=] [PREFIX=/usr/local] [KDIR=...]
 #       the module (lib/modules/KRELEASE/extra/kreloc.ko), the kreloc CLI
-#       ($(PREFIX)/sbin), its man pages, bash completion and the snapshot
-#       format (SNAPSHOT.md), the initramfs-tools hook and init-top script,
-#       the dracut module 90kreloc.  Pieces: install-module install-cli
-#       install-man install-completion install-doc install-initramfs-tools
+#       ($(PREFIX)/sbin) with its man pages and bash completion ("make -C
+#       tools/cli install"), the snapshot format (SNAPSHOT.md), the
+#       initramfs-tools hook and init-top script, the dracut module 90kreloc.
+#       Pieces: install-module install-cli install-doc install-initramfs-tools
 #       install-dracut, and the same with uninstall-.
 #   make install-dkms / uninstall-dkms
 #       the module source in /usr/src/kreloc-VERSION for "dkms install".
@@ -31,17 +31,16 @@ DRACUT_MODULES_DIR ?= /usr/lib/dracut/modules.d
 DKMS_SRC = $(DESTDIR)/usr/src/kreloc-$(KRELOC_VERSION)
 KRELOC_CLI := $(KRELOC_TOP)/tools/cli
 HAVE_CLI := $(wildcard $(KRELOC_CLI)/Makefile)
-KRELOC_MANS := $(wildcard $(KRELOC_CLI)/Documentation/*.8)
+# tools/cli's own install, in this Makefile's directories.
+KRELOC_CLI_DIRS = DESTDIR=$(DESTDIR) prefix=$(PREFIX) sbindir=$(SBINDIR) \
+	mandir=$(MANDIR) bashcompdir=$(BASHCOMPDIR)
 
-.PHONY: install uninstall install-module install-cli install-man install-completion \
-	install-doc install-initramfs-tools install-dracut uninstall-module uninstall-cli \
-	uninstall-man uninstall-completion uninstall-doc uninstall-initramfs-tools \
+.PHONY: install uninstall install-module install-cli install-doc install-initramfs-tools \
+	install-dracut uninstall-module uninstall-cli uninstall-doc uninstall-initramfs-tools \
 	uninstall-dracut install-dkms uninstall-dkms
 
-install: install-module install-cli install-man install-completion install-doc \
-	install-initramfs-tools install-dracut
-uninstall: uninstall-module uninstall-cli uninstall-man uninstall-completion uninstall-doc \
-	uninstall-initramfs-tools uninstall-dracut
+install: install-module install-cli install-doc install-initramfs-tools install-dracut
+uninstall: uninstall-module uninstall-cli uninstall-doc uninstall-initramfs-tools uninstall-dracut
 
 # A plain copy: Debian's headers carry a kernel.release ("6.1.192") that is
 # not the release ("6.1.0-57-amd64"), so kbuild's modules_install would pick
@@ -59,36 +58,20 @@ uninstall-module:
 	$(if $(DESTDIR),,$(DEPMOD) -a $(KRELEASE))
 
 ifneq ($(HAVE_CLI),)
+# The tool, kreloc.8 and one kreloc-COMMAND.8 per command, bash completion.
 install-cli:
-	$(MAKE) -C $(KRELOC_CLI) kreloc
-	$(INSTALL) -d $(DESTDIR)$(SBINDIR)
-	$(INSTALL) -m 0755 $(KRELOC_CLI)/kreloc $(DESTDIR)$(SBINDIR)/kreloc
+	$(MAKE) -C $(KRELOC_CLI) $(KRELOC_CLI_DIRS) install
 
-# kreloc.8 and one kreloc-COMMAND.8 per command.
-install-man:
-	$(INSTALL) -d $(DESTDIR)$(MANDIR)/man8
-	$(INSTALL) -m 0644 $(KRELOC_MANS) $(DESTDIR)$(MANDIR)/man8/
-
-install-completion:
-	$(INSTALL) -d $(DESTDIR)$(BASHCOMPDIR)
-	$(INSTALL) -m 0644 $(KRELOC_CLI)/bash-completion/kreloc $(DESTDIR)$(BASHCOMPDIR)/kreloc
+uninstall-cli:
+	$(MAKE) -C $(KRELOC_CLI) $(KRELOC_CLI_DIRS) uninstall
 
 install-doc:
 	$(INSTALL) -d $(DESTDIR)$(DOCDIR)
 	$(INSTALL) -m 0644 $(KRELOC_CLI)/SNAPSHOT.md $(DESTDIR)$(DOCDIR)/SNAPSHOT.md
 else
-install-cli install-man install-completion install-doc:
+install-cli uninstall-cli install-doc:
 	@echo "kreloc: no tools/cli in this tree, $@ skipped"
 endif
-
-uninstall-cli:
-	rm -f $(DESTDIR)$(SBINDIR)/kreloc
-
-uninstall-man:
-	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(KRELOC_MANS)))
-
-uninstall-completion:
-	rm -f $(DESTDIR)$(BASHCOMPDIR)/kreloc
 
 uninstall-doc:
 	rm -f $(DESTDIR)$(DOCDIR)/SNAPSHOT.md
