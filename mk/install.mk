@@ -100,9 +100,10 @@ uninstall-dracut:
 		$(DESTDIR)$(DRACUT_MODULES_DIR)/90kreloc/kreloc-load.sh
 	-rmdir $(DESTDIR)$(DRACUT_MODULES_DIR)/90kreloc 2>/dev/null
 
-# What a DKMS build needs, nothing generated.
+# What a DKMS build needs, nothing generated (a tree the module was built
+# in also has kreloc_linked_gen.h and kbuild's kreloc.mod.c).
 KRELOC_DKMS_FILES = Kbuild Makefile dkms.conf mk/install.mk \
-	$(filter-out kreloc_linked_gen.h,$(notdir $(wildcard $(KRELOC_TOP)/*.c $(KRELOC_TOP)/*.h))) \
+	$(filter-out kreloc_linked_gen.h %.mod.c,$(notdir $(wildcard $(KRELOC_TOP)/*.c $(KRELOC_TOP)/*.h))) \
 	$(patsubst $(KRELOC_TOP)/%,%,$(wildcard $(KRELOC_TOP)/kreloc_arch/*.c $(KRELOC_TOP)/kreloc_arch/*.h \
 		$(KRELOC_TOP)/lib/*.c $(KRELOC_TOP)/lib/*.h \
 		$(KRELOC_TOP)/tools/*.c $(KRELOC_TOP)/tools/*.h)) \
