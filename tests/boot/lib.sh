@@ -4,6 +4,55 @@
 
 # in_root ROOT CMD... comes from rig/lib.sh.
 
+# --- KTAP blocks, streamed as they run --------------------------------------
+# Each block states its plan when it begins and prints every result at
+# once, so a run that aborts midway (set -e) still shows what ran, and
+# rig/ktap.sh counts every planned result that never came as failed.
+# They go to fd 3, which the script opens on its stdout (exec 3>&1): a
+# caller's redirection of a check's output (t_ok DESC CMD >LOG) must not
+# take the result line with it.
+T_NAME='' T_N=0 T_FAIL=0
+t_begin() {	# t_begin NAME PLANNED
+	T_NAME="$1" T_N=0 T_FAIL=0
+	printf 'KRELOC-TEST-BEGIN %s\nTAP version 13\n1..%s\n' "$T_NAME" "$2" >&3
+}
+# t_ok DESC CMD...: one result, from CMD's exit status.
+t_ok() {
+	local desc="$1"
+	shift
+	T_N=$((T_N + 1))
+	if "$@" 3>&-; then
+		echo "ok $T_N $desc" >&3
+	else
+		echo "not ok $T_N $desc" >&3
+		T_FAIL=1
+	fi
+}
+t_diag() { sed 's/^/# /' <<<"$*" >&3; }
+t_end() { echo "KRELOC-TEST-END $T_NAME rc=$T_FAIL" >&3; }
+
+# itools_fixtures ROOT COMPRESS MODULE...: the tests' additions to an
+# initramfs-tools root: a small module list, an init-premount script (after
+# udev) that dumps kreloc's records to the second serial port and powers
+# off (dump-premount.sh), and a hook that puts the packaged kreloc command
+# into the initramfs for it.
+itools_fixtures() {
+	local r="$1" z="$2" d="$1/etc/initramfs-tools"
+	shift 2
+	mkdir -p "$d/conf.d" "$d/scripts/init-premount" "$d/hooks"
+	printf 'MODULES=list\nCOMPRESS=%s\n' "$z" > "$d/conf.d/kreloc-test"
+	printf '%s\n' "$@" > "$d/modules"
+	cp "$(dirname "${BASH_SOURCE[0]}")/dump-premount.sh" "$d/scripts/init-premount/kreloc-test-dump"
+	cat > "$d/hooks/kreloc-test" <<'EOT'
+#!/bin/sh
+# tests/boot: the packaged kreloc command, for the dump script.
+[ "$1" = prereqs ] && exit 0
+. /usr/share/initramfs-tools/hook-functions
+[ ! -x /usr/sbin/kreloc ] || copy_exec /usr/sbin/kreloc /usr/sbin
+EOT
+	chmod +x "$d/scripts/init-premount/kreloc-test-dump" "$d/hooks/kreloc-test"
+}
+
 # layer_mount LOWER DIR: print DIR/root, a writable view of the cached root
 # LOWER whose changes go to DIR/upper (overlayfs): each run starts from the
 # root as mkroot.sh made it, and none changes it.  DIR is made anew.

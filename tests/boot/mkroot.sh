@@ -101,9 +101,10 @@ mok() {
 
 # apt_root ROOT LOG PKG...: apt-get install PKG... and the .debs in
 # ROOT/tmp/kdebs in a bookworm ROOT (no initramfs made, see above; what is
-# downloaded kept in the shared archive directory), then drop /tmp/kdebs.
+# downloaded kept in the shared archive directory, or in $archive), then
+# drop /tmp/kdebs.
 apt_root() {
-	local r="$1" logf="$2" t=$SECONDS arch="$CACHE/boot/apt-bookworm"
+	local r="$1" logf="$2" t=$SECONDS arch="${archive:-$CACHE/boot/apt-bookworm}"
 	shift 2
 	mkdir -p "$arch/partial"
 	IN_ROOT_CACHE=1 in_root "$r" sh -ec 'a="$1"; shift
@@ -175,7 +176,9 @@ sb)
 		# (libelf1 and libssl3: the debug kernel's build tree has
 		# objtool and sign-file built on this bookworm host)
 		log "installing initramfs-tools and dkms into $r (once)"
-		apt_root "$r.tmp" "$CACHE/boot/sb.log" \
+		# (apt's archive of the Secure Boot test, which may run while
+		# the bookworm boot test's apt uses the other)
+		archive="$CACHE/boot/apt-secureboot" apt_root "$r.tmp" "$CACHE/boot/sb.log" \
 			initramfs-tools busybox cpio kmod dkms libelf1 libssl3 || {
 			tail -30 "$CACHE/boot/sb.log" >&2
 			die "cannot set up $r (see $CACHE/boot/sb.log)"

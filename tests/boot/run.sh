@@ -73,32 +73,8 @@ console_all="$work/console.log"
 t0=$(date +%s)
 step() { log "boot tests: $* ($(( $(date +%s) - t0 ))s)"; }
 
-# --- KTAP blocks, streamed as they run --------------------------------------
-# Each block states its plan when it begins and prints every result at
-# once, so a run that aborts midway (set -e) still shows what ran, and
-# rig/ktap.sh counts every planned result that never came as failed.
-# They go to fd 3, the script's stdout: a caller's redirection of a check's
-# output (t_ok DESC CMD >LOG) must not take the result line with it.
+# KTAP blocks (lib.sh) on fd 3, the script's stdout.
 exec 3>&1
-T_NAME='' T_N=0 T_FAIL=0
-t_begin() {	# t_begin NAME PLANNED
-	T_NAME="$1" T_N=0 T_FAIL=0
-	printf 'KRELOC-TEST-BEGIN %s\nTAP version 13\n1..%s\n' "$T_NAME" "$2" >&3
-}
-# t_ok DESC CMD...: one result, from CMD's exit status.
-t_ok() {
-	local desc="$1"
-	shift
-	T_N=$((T_N + 1))
-	if "$@" 3>&-; then
-		echo "ok $T_N $desc" >&3
-	else
-		echo "not ok $T_N $desc" >&3
-		T_FAIL=1
-	fi
-}
-t_diag() { sed 's/^/# /' <<<"$*" >&3; }
-t_end() { echo "KRELOC-TEST-END $T_NAME rc=$T_FAIL" >&3; }
 
 # --- the source tree, for the Makefiles' install targets --------------------
 src="$work/src"
@@ -284,24 +260,9 @@ step "test root ($rootkind)"
 lower=$("$here/mkroot.sh" "$rootkind")
 iroot=$(layer_mount "$lower" "$work/iroot")
 
-# The test's own additions to the root, made before the first listing: a
-# small module list, an init-premount script (after udev) that dumps
-# kreloc's records to the second serial port and powers off, and a hook that
-# puts the packaged kreloc command into the initramfs for it.
-mkdir -p "$iroot/etc/initramfs-tools/conf.d" "$iroot/etc/initramfs-tools/scripts/init-premount" \
-	"$iroot/etc/initramfs-tools/hooks"
-printf 'MODULES=list\nCOMPRESS=zstd\n' > "$iroot/etc/initramfs-tools/conf.d/kreloc-test"
-printf '%s\n' virtio_pci virtio_blk ext4 ata_piix sd_mod e1000 > "$iroot/etc/initramfs-tools/modules"
-cp "$here/dump-premount.sh" "$iroot/etc/initramfs-tools/scripts/init-premount/kreloc-test-dump"
-cat > "$iroot/etc/initramfs-tools/hooks/kreloc-test" <<'EOT'
-#!/bin/sh
-# tests/boot: the packaged kreloc command, for the dump script.
-[ "$1" = prereqs ] && exit 0
-. /usr/share/initramfs-tools/hook-functions
-[ ! -x /usr/sbin/kreloc ] || copy_exec /usr/sbin/kreloc /usr/sbin
-EOT
-chmod +x "$iroot/etc/initramfs-tools/scripts/init-premount/kreloc-test-dump" \
-	"$iroot/etc/initramfs-tools/hooks/kreloc-test"
+# The test's own additions to the root, made before the first listing
+# (lib.sh).
+itools_fixtures "$iroot" zstd virtio_pci virtio_blk ext4 ata_piix sd_mod e1000
 # No /vmlinuz, /initrd.img links: the test purges a kernel and installs it
 # again, and the links its scripts move are not kreloc's.
 echo 'do_symlinks = no' > "$iroot/etc/kernel-img.conf"
