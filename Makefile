@@ -10,6 +10,8 @@
 #   make soak      the debug kernel's long run: 1,000 churn cycles, more faults
 #   make lint      checkpatch --strict and sparse on the module sources
 #   make tools     the kreloc command-line tool (tools/cli)
+#   make deb       Debian packages kreloc-dkms and kreloc in DEBDIR (deb/),
+#                  with dpkg-buildpackage (build-depends: debian/control)
 #   make fuzz      libFuzzer runs of the CLI's parsers (bounded)
 
 ifneq ($(KERNELRELEASE),)
@@ -21,6 +23,7 @@ KDIR ?= /lib/modules/$(shell uname -r)/build
 HOSTCC ?= gcc
 HOSTCFLAGS ?= -O2
 PREFIX ?= /usr/local
+DEBDIR ?= deb
 KRELOC_CFLAGS := -std=c11 -Wall -Wextra -Werror $(HOSTCFLAGS)
 
 # The release of the kernel in KDIR (Debian's kernel.release is not it).
@@ -39,7 +42,7 @@ LINKED_SOURCE ?= auto
 LINKGEN_SRCS := tools/kreloc-linkgen.c tools/linkgen.c tools/sysmap.c \
 		tools/kelf.c lib/kreloc_calc.c lib/kreloc_note.c
 
-.PHONY: all modules clean install uninstall install-dkms uninstall-dkms demo check unit bench soak lint tools fuzz FORCE
+.PHONY: all modules clean install uninstall install-dkms uninstall-dkms deb demo check unit bench soak lint tools fuzz FORCE
 
 all: modules
 
@@ -83,6 +86,9 @@ lint:
 
 tools:
 	$(MAKE) -C tools/cli
+
+deb:
+	@mk/deb.sh $(DEBDIR) $(KRELOC_DEB_VERSION)
 
 fuzz:
 	$(MAKE) -C tools/cli fuzz-run

@@ -102,11 +102,12 @@ uninstall-dracut:
 
 # What a DKMS build needs, nothing generated: the module's layers (the
 # directories kreloc.h lists; not test/, which only a test build uses) and
-# the link-time data generator.
+# the link-time data generator (a tree the module was built in also has
+# kreloc_linked_gen.h and kbuild's kreloc.mod.c).
 KRELOC_LAYER_DIRS := $(shell sed -n '/Layers, bottom to top:/,/^ \*$$/s|^ \*   \([a-z_]*\)/ .*|\1|p' \
 	$(KRELOC_TOP)/kreloc.h)
 KRELOC_DKMS_FILES = Kbuild Makefile dkms.conf mk/install.mk \
-	$(filter-out kreloc_linked_gen.h,$(notdir $(wildcard $(KRELOC_TOP)/*.c $(KRELOC_TOP)/*.h))) \
+	$(filter-out kreloc_linked_gen.h %.mod.c,$(notdir $(wildcard $(KRELOC_TOP)/*.c $(KRELOC_TOP)/*.h))) \
 	$(patsubst $(KRELOC_TOP)/%,%,$(wildcard $(foreach d,$(KRELOC_LAYER_DIRS),$(KRELOC_TOP)/$(d)/*.c \
 		$(KRELOC_TOP)/$(d)/*.h) $(KRELOC_TOP)/tools/*.c $(KRELOC_TOP)/tools/*.h)) \
 	tools/kreloc-gen-linked.sh tools/kreloc-extract-vmlinux

@@ -6,18 +6,26 @@
 # (KASLR, KASAN, lockdep, kmemleak, UBSAN, fault injection, kprobes on
 # ftrace, IBT sealing, signed modules, lockdown; no DWARF), and print its
 # env file (the same keys as rig/kernel-amd64.sh, plus the ones below).
+# Besides the signing key the build makes, the kernel trusts a second key,
+# made here before the build and built in with CONFIG_SYSTEM_TRUSTED_KEYS
+# (as a Secure Boot machine trusts the machine owner key enrolled in shim):
+# the key DKMS signs with in the Secure Boot test (tests/boot/secureboot.sh).
 #
 # The build is keyed by (linux-source version, fragment hash) and redone
 # only when one of them changes.  Results, under $KRELOC_CACHE/k/:
 #   debug-6.1-<debver>-<hash>/build/     O= tree: KDIR, vmlinux (symbols),
 #                                        System.map, certs/signing_key.*
 #   debug-6.1-<debver>-<hash>/modroot/   modules_install output (signed)
+#   debug-6.1-<debver>-<hash>/mok/       the trusted machine owner key:
+#                                        mok.key, mok.der (DER), mok.pem
 #   debug-6.1-<debver>-<hash>/env        the env file
 #   debug.env                            a copy of the newest env file
 #
 # Env keys beyond kernel-amd64.sh's: VMLINUX (unstripped: the ELF symbol
 # table, no DWARF), KSRC (source tree), SIGN_FILE, SIGN_KEY, SIGN_CERT
-# (scripts/sign-file and the key the kernel trusts), SIGN_HASH,
+# (scripts/sign-file and the key the kernel trusts), SIGN_HASH, MOK_KEY,
+# MOK_CERT (the machine owner key and its DER certificate; MOK_SUBJECT its
+# common name),
 # KERNEL_APPEND (command line words this kernel needs; run-vm.sh adds
 # them), BUILD_TIME and BUILD_CPU (wall and user+system seconds of the
 # cold build).
@@ -29,9 +37,10 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 frag="$here/configs/x86_64-debug-6.1.fragment"
 jobs="${KRELOC_JOBS:-2}"
+mok_subject="kreloc test machine owner key"
 # The build's stamp: the fragment's hash and this script's build recipe
 # (bump the recipe when a change here changes the result).
-recipe=3
+recipe=4
 
 # A warm cache answers without asking apt or make.
 if [ -z "${KRELOC_REBUILD:-}${KRELOC_REFRESH:-}" ] && [ -s "$CACHE/k/debug.env" ]; then
@@ -79,13 +88,23 @@ exec 8> "$res.lock"
 flock 8
 if [ -n "${KRELOC_REBUILD:-}" ] || [ "$(cat "$res/done" 2>/dev/null)" != "$hash r$recipe" ]; then
 	rm -f "$res/done"
-	mkdir -p "$build"
+	mkdir -p "$build" "$res/mok"
+	# The machine owner key, once per build (a new key needs a new kernel).
+	if [ ! -s "$res/mok/mok.pem" ]; then
+		openssl req -new -x509 -nodes -utf8 -sha256 -days 36500 -batch \
+			-subj "/CN=$mok_subject/" -newkey rsa:2048 \
+			-keyout "$res/mok/mok.key" -out "$res/mok/mok.pem" 2>/dev/null &&
+		openssl x509 -in "$res/mok/mok.pem" -outform DER -out "$res/mok/mok.der" ||
+			die "cannot make the machine owner key"
+	fi
 	log "configuring the debug kernel in $build (allnoconfig + $(basename "$frag"))"
 	# The fragment as KCONFIG_ALLCONFIG: what it names is fixed, every
 	# other option allnoconfig turns off, even one the fragment makes
 	# visible (merging it after allnoconfig would give those their
-	# defaults: IPv6, INET_DIAG, ...).
-	kmake -s KCONFIG_ALLCONFIG="$frag" allnoconfig >&2
+	# defaults: IPv6, INET_DIAG, ...).  The trusted key's path is this
+	# build's, so it is added here.
+	{ cat "$frag"; echo "CONFIG_SYSTEM_TRUSTED_KEYS=\"$res/mok/mok.pem\""; } > "$res/allconfig"
+	kmake -s KCONFIG_ALLCONFIG="$res/allconfig" allnoconfig >&2
 	bad=0
 	while IFS= read -r line; do
 		case "$line" in
@@ -95,7 +114,7 @@ if [ -n "${KRELOC_REBUILD:-}" ] || [ "$(cat "$res/done" 2>/dev/null)" != "$hash 
 			sym=${line#\# }; sym=${sym%% *}
 			! grep -q "^$sym=" "$build/.config" || { log "config: $sym should be unset"; bad=1; } ;;
 		esac
-	done < "$frag"
+	done < "$res/allconfig"
 	[ $bad -eq 0 ] || die "the debug config does not match $frag"
 	fresh=0
 	[ -f "$build/vmlinux" ] || fresh=1
@@ -144,6 +163,9 @@ SIGN_FILE=$build/scripts/sign-file
 SIGN_KEY=$build/certs/signing_key.pem
 SIGN_CERT=$build/certs/signing_key.x509
 SIGN_HASH=$sighash
+MOK_KEY=$res/mok/mok.key
+MOK_CERT=$res/mok/mok.der
+MOK_SUBJECT="$mok_subject"
 QEMU_BIN=qemu-system-x86_64
 QEMU_ARGS="-M pc -cpu max -m 1024 -smp 2 -nographic -no-reboot"
 CONSOLE=ttyS0

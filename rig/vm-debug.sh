@@ -15,7 +15,12 @@
 #   4. lockdown: booted with lockdown=integrity, raised to confidentiality;
 #      at each level kreloc.ko signed by the kernel's key loads, an
 #      unsigned copy and one signed with another key are refused;
-#   5. controls: the negative controls.  A module commits one bug of each
+#   5. secureboot: kreloc-dkms installed with apt in a Debian root for this
+#      kernel, DKMS signing with the machine owner key the kernel trusts;
+#      booted from its initramfs under lockdown=integrity
+#      module.sig_enforce=1, the signed module loads, an unsigned build of
+#      the same source is refused (tests/boot/secureboot.sh);
+#   6. controls: the negative controls.  A module commits one bug of each
 #      kind (sleep in atomic, UBSAN, list corruption, debugobjects, RCU,
 #      lockdep, KASAN, a leak), a kreloc line with the offset goes to the
 #      log, and the guest's own checks meet wrong states: each check of the
@@ -29,7 +34,8 @@
 #   (the fail-nth walk's largest step, 4; below kreloc's ->init it is 32;
 #   soak: 1 and 1, every N)
 #   override the counts; KRELOC_DEBUG_MODES picks boots (default: "suite
-#   stress faults lockdown controls").
+#   stress faults lockdown secureboot controls"; soak runs no suite and no
+#   secureboot).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -54,7 +60,7 @@ rm -rf "$work"
 mkdir -p "$work"
 
 # 1. The selftest suite; the other release's map is Debian 6.1's.
-modes=${KRELOC_DEBUG_MODES:-suite stress faults lockdown controls}
+modes=${KRELOC_DEBUG_MODES:-suite stress faults lockdown secureboot controls}
 want() { case " $modes " in *" $1 "*) return 0 ;; esac; return 1; }
 if want suite && [ "$mode" = check ]; then
 	"$top/rig/kernel-amd64.sh" 6.1 > "$work/amd64-6.1.env"
@@ -181,8 +187,23 @@ controls() {
 	fi
 }
 
+# secureboot: its own roots and boots; its consoles are checked like the
+# others'.
+secureboot() {
+	local t0 rc=0
+	t0=$(date +%s)
+	"$top/tests/boot/secureboot.sh" "$envf" "$work/console-secureboot.log" \
+		> "$work/output-secureboot.log" 2> "$work/secureboot.err" || rc=$?
+	log "debug kernel: secureboot took $(( $(date +%s) - t0 ))s"
+	touch "$work/console-secureboot.log"
+	KRELOC_TAG="debug secureboot" "$top/rig/ktap.sh" "$work/output-secureboot.log" \
+		"$work/console-secureboot.log" "$results"
+	[ $rc -eq 0 ] || { echo "not ok - debug secureboot: tests/boot/secureboot.sh stopped with exit $rc ($(tail -1 "$work/secureboot.err"))"; echo "0 1 0" >> "$results"; }
+}
+
 want stress && boot stress
 want faults && boot faults
 want lockdown && boot lockdown lockdown=integrity
+want secureboot && [ "$mode" = check ] && secureboot
 want controls && controls
 rm -f "$envf"

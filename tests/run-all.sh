@@ -4,7 +4,9 @@
 # The whole kreloc test suite (`make check`): host unit tests, the CLI's host
 # tests, the rig's log checkers and the module's layering, lint (checkpatch
 # --strict, sparse), then per target kernel a QEMU boot running the
-# selftests and two running the CLI, then the DKMS and initramfs boot tests.  Installs its own prerequisites.
+# selftests and two running the CLI, then the boot tests of the Debian
+# packages (make deb, installed with apt: DKMS, the initramfs).  Installs
+# its own prerequisites.
 # Ends with one line "N passed, N failed, N skipped"; exits non-zero on any
 # failure.
 #
@@ -160,8 +162,9 @@ run_target() {
 	fi
 }
 
-# run_boot FLAVOUR: make install, dkms, initramfs-tools (and dracut on
-# bookworm) in a root of that release, with its kernels (tests/boot/).
+# run_boot FLAVOUR: the packages (make deb) installed, upgraded and purged
+# with apt in a root of that release with its kernels, their initramfs-tools
+# (and dracut on bookworm) images booted (tests/boot/).
 run_boot() {
 	local rc=0 w="$CACHE/boot/run-$1"
 	KRELOC_BOOT_FLAVOUR="$1" "$top/tests/boot/run.sh" > "$run/boot-$1.out" 2> "$run/boot-$1.err" || rc=$?
@@ -203,15 +206,15 @@ for t in $targets; do
 	case "$t" in arm64-* | amd64-6.1) job "QEMU: $t" run_target "$t" ;; esac
 done
 if has_target debug; then
-	job "QEMU: x86_64 debug kernel (KASAN, lockdep, kmemleak, fault injection, lockdown; gdb)" run_debug
+	job "QEMU: x86_64 debug kernel (KASAN, lockdep, kmemleak, fault injection, lockdown, Secure Boot with the packages; gdb)" run_debug
 fi
 if has_target upstream; then
 	job "QEMU: upstream (the series on Debian's kernel source: checks, builds, kselftest built-in and module, compared)" run_upstream
 fi
 has_target amd64-6.1 && has_target amd64-6.12 &&
-	job "boot: make install, dkms, initramfs-tools, dracut (bookworm)" run_boot bookworm
+	job "boot: make install, make deb, apt, DKMS, initramfs-tools, dracut (bookworm)" run_boot bookworm
 has_target amd64-7 &&
-	job "boot: dkms, initramfs-tools (trixie, trixie-backports' kernel)" run_boot trixie
+	job "boot: apt, DKMS, initramfs-tools (trixie, trixie-backports' kernel)" run_boot trixie
 for t in $targets; do
 	case "$t" in arm64-* | amd64-6.1 | debug | upstream) ;; *) job "QEMU: $t" run_target "$t" ;; esac
 done
