@@ -10,7 +10,8 @@
 #   make soak      the debug kernel's long run: 1,000 churn cycles, more faults
 #   make lint      checkpatch --strict and sparse on the module sources
 #   make tools     the kreloc command-line tool (tools/cli)
-#   make deb       Debian packages kreloc-dkms and kreloc in DEBDIR (deb/),
+#   make deb       Debian packages kreloc-dkms, kreloc, libkreloc0 and
+#                  libkreloc-dev in DEBDIR (deb/),
 #                  with dpkg-buildpackage (build-depends: debian/control)
 #   make fuzz      libFuzzer runs of the CLI's parsers (bounded)
 

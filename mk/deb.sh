@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# deb.sh OUTDIR [VERSION]: build the Debian packages kreloc-dkms and kreloc
+# deb.sh OUTDIR [VERSION]: build the Debian packages kreloc-dkms, kreloc,
+# libkreloc0 and libkreloc-dev
 # with "dpkg-buildpackage -us -uc -b" (called by "make deb").
 #
 # dpkg-buildpackage writes its results beside the source directory, so the
@@ -56,4 +57,5 @@ fi
 
 (cd "$src" && dpkg-buildpackage -us -uc -b)
 rm -rf "$src"
-ls "$out"/kreloc-dkms_"$want"_all.deb "$out"/kreloc_"$want"_*.deb
+ls "$out"/kreloc-dkms_"$want"_all.deb "$out"/kreloc_"$want"_*.deb \
+	"$out"/libkreloc0_"$want"_*.deb "$out"/libkreloc-dev_"$want"_*.deb

@@ -4,7 +4,8 @@
 # debs.sh: the packages of this tree, built with "make deb" (once per tree:
 # cached) and checked by lintian; prints the directory that holds them:
 #   DIR/version   the tree's version V (dkms.conf)
-#   DIR/cur/      kreloc-dkms_V_all.deb, kreloc_V_ARCH.deb, build.log,
+#   DIR/cur/      kreloc-dkms_V_all.deb, kreloc_V_ARCH.deb, libkreloc0_V_ARCH.deb,
+#                 libkreloc-dev_V_ARCH.deb, build.log,
 #                 lintian.log and lintian.rc (lintian --fail-on error,warning)
 #   DIR/prev/     the same tree built as V~prev (make deb KRELOC_DEB_VERSION):
 #                 the previous version the upgrade test installs first
@@ -59,7 +60,7 @@ if [ ! -f "$d/done" ]; then
 	log "make deb, twice, took $((SECONDS - t))s"
 	rc=0
 	lintian --fail-on error,warning -I -E --pedantic --tag-display-limit 0 \
-		"$d.tmp"/cur/kreloc-dkms_*.deb "$d.tmp"/cur/kreloc_*.deb \
+		"$d.tmp"/cur/*.deb \
 		> "$d.tmp/cur/lintian.log" 2>&1 || rc=$?
 	echo "$rc" > "$d.tmp/cur/lintian.rc"
 	touch "$d.tmp/done"

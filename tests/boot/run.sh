@@ -9,11 +9,13 @@
 #
 #   install         make install / uninstall / install-dkms, and make -C
 #                   tools/cli install / uninstall, into a DESTDIR
-#   deb             make deb: kreloc-dkms and kreloc, lintian-clean, holding
-#                   what the Makefiles install, with DKMS's maintainer
-#                   scripts (tests/boot/debs.sh builds them, once per tree)
+#   deb             make deb: kreloc-dkms, kreloc, libkreloc0, libkreloc-dev,
+#                   lintian-clean, holding what the Makefiles install, with
+#                   DKMS's maintainer scripts and libkreloc0's symbols file
+#                   (tests/boot/debs.sh builds them, once per tree)
 #   pkg-install     in the root: apt-get install ./kreloc-dkms_*.deb
-#                   ./kreloc_*.deb of the previous version (DKMS comes from
+#                   ./kreloc_*.deb ./libkreloc0_*.deb ./libkreloc-dev_*.deb
+#                   of the previous version (DKMS comes from
 #                   the archive), then of this one (the upgrade); DKMS's
 #                   module for every kernel, with that kernel's build id; a
 #                   kernel purged takes its module along, installed again
@@ -214,11 +216,12 @@ debs=$("$here/debs.sh") || die "tests/boot/debs.sh failed"
 cur="$debs/cur" prev="$debs/prev" pv="$version~prev"
 arch=$(dpkg --print-architecture)
 if [ "$flavour" = bookworm ]; then
-	t_begin deb 9
+	t_begin deb 12
 	dkms_deb="$cur/kreloc-dkms_${version}_all.deb" cli_deb="$cur/kreloc_${version}_$arch.deb"
-	t_ok "make deb builds kreloc-dkms_${version}_all.deb and kreloc_${version}_$arch.deb" \
-		test -s "$dkms_deb" -a -s "$cli_deb"
-	t_ok "lintian $(dpkg-query -W -f='${Version}' lintian): no error and no warning on either" \
+	lib_deb="$cur/libkreloc0_${version}_$arch.deb" dev_deb="$cur/libkreloc-dev_${version}_$arch.deb"
+	t_ok "make deb builds kreloc-dkms_${version}_all.deb, kreloc, libkreloc0 and libkreloc-dev_${version}_$arch.deb" \
+		test -s "$dkms_deb" -a -s "$cli_deb" -a -s "$lib_deb" -a -s "$dev_deb"
+	t_ok "lintian $(dpkg-query -W -f='${Version}' lintian): no error and no warning on any" \
 		test "$(cat "$cur/lintian.rc")" = 0
 	t_diag "lintian: $(grep -c . "$cur/lintian.log" || true) lines (with info, pedantic and experimental tags)
 $(grep -v '^running with root' "$cur/lintian.log" | head -20)"
@@ -226,6 +229,16 @@ $(grep -v '^running with root' "$cur/lintian.log" | head -20)"
 		sh -c 'test "$(dpkg-deb -f "$1" Architecture)" = all &&
 			dpkg-deb -f "$1" Depends | grep -q "\bdkms\b"' sh "$dkms_deb"
 	t_ok "kreloc is Architecture: $arch" test "$(dpkg-deb -f "$cli_deb" Architecture)" = "$arch"
+	# The library package: named by its SONAME, its shlibs from the
+	# symbols file (kreloc's dependency comes from it), Multi-Arch: same.
+	soname=$(make -s --no-print-directory -C "$src/tools/lib/kreloc" print-SONAME)
+	t_ok "libkreloc0 (SONAME $soname) is Multi-Arch: same and has a symbols file" \
+		sh -c 'test "$(dpkg-deb -f "$1" Multi-Arch)" = same &&
+			dpkg-deb --ctrl-tarfile "$1" | tar -xOf - ./symbols | grep -q "^$2 libkreloc0 "' \
+		sh "$lib_deb" "$soname"
+	t_ok "kreloc depends on libkreloc0 (through its symbols), libkreloc-dev on this libkreloc0" \
+		sh -c 'dpkg-deb -f "$1" Depends | grep -q "libkreloc0 (>= " &&
+			dpkg-deb -f "$2" Depends | grep -q "libkreloc0 (= $3)"' sh "$cli_deb" "$dev_deb" "$version"
 	# What the package holds, against what the Makefiles install (the
 	# documentation aside); the man pages are compressed in the package.
 	exp="$work/deb-exp" got="$work/deb-got"
@@ -234,19 +247,25 @@ $(grep -v '^running with root' "$cur/lintian.log" | head -20)"
 		>/dev/null 2>&1
 	install -D -m 0644 "$src/packaging/modprobe.d/kreloc.conf" "$exp/dkms/etc/modprobe.d/kreloc.conf"
 	dpkg-deb -x "$dkms_deb" "$got/dkms"
-	dpkg-deb -x "$cli_deb" "$got/cli"
-	# (the package's tool, built with Debian's flags, as the one to
-	# install: where it goes is what is compared)
-	cp -p "$got/cli/usr/sbin/kreloc" "$src/tools/cli/kreloc"
-	touch "$src/tools/cli/kreloc"
-	make -s -C "$src/tools/cli" DESTDIR="$exp/cli" prefix=/usr install >/dev/null 2>&1
+	# (the three packages of make -C tools/cli install, in one tree)
+	for f in "$cli_deb" "$lib_deb" "$dev_deb"; do dpkg-deb -x "$f" "$got/cli"; done
+	# Where the files go is what is compared; the binaries differ (the
+	# packages' are built with Debian's flags and stripped).
+	madir=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+	make -s -C "$src/tools/cli" DESTDIR="$exp/cli" prefix=/usr libdir="/usr/lib/$madir" \
+		install >/dev/null 2>&1
 	rm -rf "$got"/*/usr/share/doc
-	gunzip -q "$got"/cli/usr/share/man/man8/*.gz 2>/dev/null || true
+	gunzip -q "$got"/cli/usr/share/man/man*/*.gz 2>/dev/null || true
+	for f in usr/sbin/kreloc "usr/lib/$madir/$(make -s --no-print-directory -C "$src/tools/lib/kreloc" \
+			print-REALNAME)"; do
+		[ ! -f "$got/cli/$f" ] || [ ! -f "$exp/cli/$f" ] || cp "$got/cli/$f" "$exp/cli/$f"
+	done
 	t_ok "kreloc-dkms holds the files of make install-dkms install-initramfs-tools install-dracut and /etc/modprobe.d/kreloc.conf" \
 		diff -r "$exp/dkms" "$got/dkms"
 	[ "$T_FAIL" = 0 ] || t_diag "$(diff -r "$exp/dkms" "$got/dkms" | head -10 || true)"
-	t_ok "kreloc holds the files of make -C tools/cli install prefix=/usr (the tool, its man pages, bash completion)" \
+	t_ok "kreloc, libkreloc0 and libkreloc-dev hold the files of make -C tools/cli install prefix=/usr libdir=/usr/lib/$madir" \
 		diff -r "$exp/cli" "$got/cli"
+	[ "$T_FAIL" = 0 ] || t_diag "$(diff -r "$exp/cli" "$got/cli" | head -10 || true)"
 	t_ok "/etc/modprobe.d/kreloc.conf is a conffile" \
 		sh -c 'dpkg-deb --ctrl-tarfile "$1" | tar -xOf - ./conffiles | grep -qx /etc/modprobe.d/kreloc.conf' \
 		sh "$dkms_deb"
@@ -313,16 +332,19 @@ for k in "${kernels[@]}"; do
 	[ "$(image "$iroot" "$k")" != "/boot/vmlinuz-$k" ] ||
 		[ ! -s "$iroot/usr/lib/modules/$k/vmlinuz" ] || nolink+=("$k")
 done
-t_begin "${B}pkg-install" $((11 + 9 * ${#kernels[@]} + ${#nolink[@]}))
+t_begin "${B}pkg-install" $((12 + 9 * ${#kernels[@]} + ${#nolink[@]}))
 mkdir -p "$iroot/tmp/debs"
-cp "$prev"/kreloc-dkms_*_all.deb "$prev"/kreloc_*_"$arch".deb \
-	"$cur"/kreloc-dkms_*_all.deb "$cur"/kreloc_*_"$arch".deb "$iroot/tmp/debs/"
+# pkgs_of V: the four packages of version V, as apt-get install arguments.
+pkgs_of() {
+	echo "/tmp/debs/kreloc-dkms_$1_all.deb /tmp/debs/kreloc_$1_$arch.deb" \
+		"/tmp/debs/libkreloc0_$1_$arch.deb /tmp/debs/libkreloc-dev_$1_$arch.deb"
+}
+cp "$prev"/*_all.deb "$prev"/*_"$arch".deb "$cur"/*_all.deb "$cur"/*_"$arch".deb "$iroot/tmp/debs/"
 t_ok "DKMS is not installed before kreloc-dkms" \
 	sh -c '! dpkg-query --admindir="$1/var/lib/dpkg" -W -f="\${Status}" dkms 2>/dev/null | grep -q "ok installed"' \
 	sh "$iroot"
-t_ok "apt-get install ./kreloc-dkms_${pv}_all.deb ./kreloc_${pv}_$arch.deb (the previous version)" \
-	apt_install "$iroot" "$archives" --no-install-recommends \
-	"/tmp/debs/kreloc-dkms_${pv}_all.deb" "/tmp/debs/kreloc_${pv}_$arch.deb" >"$work/apt-prev.log" 2>&1
+t_ok "apt-get install ./kreloc-dkms_${pv}_all.deb ./kreloc_${pv}_$arch.deb ./libkreloc0 ./libkreloc-dev (the previous version)" \
+	apt_install "$iroot" "$archives" --no-install-recommends $(pkgs_of "$pv") >"$work/apt-prev.log" 2>&1
 [ "$T_FAIL" = 0 ] || t_diag "$(tail -20 "$work/apt-prev.log")"
 t_diag "$(grep -e '^Building for' -e 'Setting up dkms' "$work/apt-prev.log" || true)"
 t_ok "DKMS came from the archive, as kreloc-dkms's dependency" \
@@ -330,11 +352,21 @@ t_ok "DKMS came from the archive, as kreloc-dkms's dependency" \
 st=$(dkms_status "$iroot")
 t_ok "dkms status: kreloc/$pv installed for ${kernels[*]}" installed_for "$st" "$pv" "${kernels[@]}"
 step "pkg-install: the upgrade"
-t_ok "apt-get install ./kreloc-dkms_${version}_all.deb ./kreloc_${version}_$arch.deb (the upgrade)" \
-	apt_install "$iroot" "$archives" --no-install-recommends \
-	"/tmp/debs/kreloc-dkms_${version}_all.deb" "/tmp/debs/kreloc_${version}_$arch.deb" \
+t_ok "apt-get install ./kreloc-dkms_${version}_all.deb ./kreloc_${version}_$arch.deb ./libkreloc0 ./libkreloc-dev (the upgrade)" \
+	apt_install "$iroot" "$archives" --no-install-recommends $(pkgs_of "$version") \
 	>"$work/apt-upgrade.log" 2>&1
 [ "$T_FAIL" = 0 ] || t_diag "$(tail -20 "$work/apt-upgrade.log")"
+# A program built against the installed libkreloc-dev (its header and .so
+# link, the compiler DKMS brought) runs with the installed libkreloc0.
+cat > "$iroot/tmp/libtest.c" <<'EOT'
+#include <stdio.h>
+#include <kreloc/kreloc.h>
+int main(void) { return puts(kreloc_version()) < 0; }
+EOT
+t_ok "a program built with libkreloc-dev (cc -lkreloc) runs and says libkreloc $version" \
+	bash -c 'test "$(in_root "$1" sh -c "cc -o /tmp/libtest /tmp/libtest.c -lkreloc && /tmp/libtest")" = "$2"' \
+	bash "$iroot" "$version" >"$work/libtest.log" 2>&1
+rm -f "$iroot/tmp/libtest" "$iroot/tmp/libtest.c"
 st=$(dkms_status "$iroot")
 t_diag "$st"
 t_ok "the upgrade removed kreloc/$pv: not in dkms status, /usr/src or /var/lib/dkms" \
@@ -637,8 +669,9 @@ t_end
 purge() {
 	local r="$1" tag="$2"
 	local noimp=(-o APT::AutoRemove::RecommendsImportant=false -o APT::AutoRemove::SuggestsImportant=false)
-	t_ok "apt-get purge kreloc-dkms kreloc" \
-		root_apt "$r" "$archives" purge -y kreloc-dkms kreloc >"$work/purge-$tag.log" 2>&1
+	t_ok "apt-get purge kreloc-dkms kreloc libkreloc0 libkreloc-dev" \
+		root_apt "$r" "$archives" purge -y kreloc-dkms kreloc libkreloc0 libkreloc-dev \
+		>"$work/purge-$tag.log" 2>&1
 	[ "$T_FAIL" = 0 ] || t_diag "$(tail -20 "$work/purge-$tag.log")"
 	t_ok "its prerm removed kreloc from every kernel (dkms status)" \
 		test -z "$(dkms_status "$r")"
@@ -674,10 +707,9 @@ if [ "$flavour" = bookworm ]; then
 	cp "$here/dump-premount.sh" "$droot/usr/lib/dracut/modules.d/99kreloctest/kreloc-test-dump.sh"
 	chmod +x "$droot/usr/lib/dracut/modules.d/99kreloctest/"*.sh
 	root_listing "$droot" > "$work/listing-before-dracut"
-	cp "$cur"/kreloc-dkms_*_all.deb "$cur"/kreloc_*_"$arch".deb "$droot/tmp/debs/"
-	t_ok "apt-get install ./kreloc-dkms_${version}_all.deb ./kreloc_${version}_$arch.deb" \
-		apt_install "$droot" "$CACHE/boot/apt-bookworm" --no-install-recommends \
-		"/tmp/debs/kreloc-dkms_${version}_all.deb" "/tmp/debs/kreloc_${version}_$arch.deb" \
+	cp "$cur"/*_all.deb "$cur"/*_"$arch".deb "$droot/tmp/debs/"
+	t_ok "apt-get install ./kreloc-dkms_${version}_all.deb ./kreloc_${version}_$arch.deb ./libkreloc0 ./libkreloc-dev" \
+		apt_install "$droot" "$CACHE/boot/apt-bookworm" --no-install-recommends $(pkgs_of "$version") \
 		>"$work/apt-dracut.log" 2>&1
 	[ "$T_FAIL" = 0 ] || t_diag "$(tail -20 "$work/apt-dracut.log")"
 	t_ok "dkms status: kreloc/$version installed for $k" \

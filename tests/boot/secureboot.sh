@@ -11,8 +11,8 @@
 # over it) the debug kernel is put where a Debian kernel package puts one
 # (/boot, /lib/modules/KVER, its build tree as /lib/modules/KVER/build),
 # DKMS is told in /etc/dkms/framework.conf to sign with the machine owner
-# key (mok_signing_key, mok_certificate), and kreloc-dkms and kreloc are
-# installed with apt.  Two boots of initramfs-tools images under
+# key (mok_signing_key, mok_certificate), and kreloc-dkms, kreloc and
+# libkreloc0 are installed with apt.  Two boots of initramfs-tools images under
 # lockdown=integrity module.sig_enforce=1:
 #   signed    the image with DKMS's module: kreloc loads first, and the
 #             packaged kreloc show works
@@ -79,11 +79,12 @@ t_ok "the debug kernel has the machine owner key built in (CONFIG_SYSTEM_TRUSTED
 	sh -c 'k=$(sed -n "s/^CONFIG_SYSTEM_TRUSTED_KEYS=\"\(.*\)\"$/\1/p" "$1/.config") &&
 		[ -s "$k" ] && openssl x509 -in "$k" -outform DER | cmp -s - "$2"' sh "$KDIR" "$MOK_CERT"
 mkdir -p "$r/tmp/debs"
-cp "$debs"/cur/kreloc-dkms_*_all.deb "$debs"/cur/kreloc_*_"$arch".deb "$r/tmp/debs/"
-t_ok "apt-get install ./kreloc-dkms_${version}_all.deb ./kreloc_${version}_$arch.deb" \
+cp "$debs"/cur/kreloc-dkms_*_all.deb "$debs"/cur/kreloc_*_"$arch".deb \
+	"$debs"/cur/libkreloc0_*_"$arch".deb "$r/tmp/debs/"
+t_ok "apt-get install ./kreloc-dkms_${version}_all.deb ./kreloc_${version}_$arch.deb ./libkreloc0_${version}_$arch.deb" \
 	apt_install "$r" "$archives" --no-install-recommends \
 	"/tmp/debs/kreloc-dkms_${version}_all.deb" "/tmp/debs/kreloc_${version}_$arch.deb" \
-	>"$work/apt.log" 2>&1
+	"/tmp/debs/libkreloc0_${version}_$arch.deb" >"$work/apt.log" 2>&1
 [ "$T_FAIL" = 0 ] || t_diag "$(tail -20 "$work/apt.log")"
 t_diag "$(grep -e '^Building for' -e '^Signing' -e 'Sign command' -e 'Signing key' "$work/apt.log" || true)"
 t_ok "dkms status: kreloc/$version installed for $KVER" \
