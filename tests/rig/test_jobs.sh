@@ -7,6 +7,7 @@
 # result counts as failed.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/rig/lib.sh"
 . "$top/rig/jobs.sh"
 
 W=$(mktemp -d "${TMPDIR:-/tmp}/kreloc-jobs.XXXXXX")
@@ -36,16 +37,7 @@ job "crash" crash
 job "silent" silent
 run_jobs 2 "$W" > "$W/out" 2> "$W/err"
 
-n=0
-t() {
-	local desc="$1"
-	shift
-	n=$((n + 1))
-	if "$@"; then echo "ok $n $desc"; else echo "not ok $n $desc"; fi
-}
-echo "KRELOC-TEST-BEGIN jobs"
-echo "TAP version 13"
-echo "1..5"
+t_plan jobs 5
 sed 's/^/# /' "$W/out"
 t "two jobs run at once (each saw the other running)" \
 	test "$(grep -c '^met ' "$W/out")" -eq 2
@@ -59,4 +51,4 @@ t "a job that crashes or leaves no result counts as failed, with the reason" \
 		grep -q "^not ok - silent: the job ended with exit code 0 and no result" "$1"' sh "$W/out"
 t "the results add up: 5 passed, 2 failed, 1 skipped" \
 	test "$(awk '{p += $1; f += $2; s += $3} END {print p, f, s}' "$W/results")" = "5 2 1"
-echo "KRELOC-TEST-END jobs rc=0"
+t_done

@@ -8,18 +8,12 @@
 # outside the layers.  So the check is seen failing on every run.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/rig/lib.sh"
 check="$top/rig/check-layers.pl"
 
 W=$(mktemp -d "${TMPDIR:-/tmp}/kreloc-layers.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 
-n=0
-t() {
-	local desc="$1"
-	shift
-	n=$((n + 1))
-	if "$@"; then echo "ok $n $desc"; else echo "not ok $n $desc"; fi
-}
 
 # copy NAME: a copy of the module's sources in $W/NAME.
 copy() {
@@ -37,9 +31,7 @@ fails() {
 	[ $rc -ne 0 ] && grep -q -- "$2" <<<"$out"
 }
 
-echo "KRELOC-TEST-BEGIN layers"
-echo "TAP version 13"
-echo "1..6"
+t_plan layers 6
 out=$(perl "$check" "$top" 2>&1)
 rc=$?
 sed 's/^/# /' <<<"$out"
@@ -80,4 +72,4 @@ echo 'int kreloc_extra(void) { return 0; }' > "$W/newdir/extra/extra.c"
 echo 'kreloc-y += extra/extra.o' >> "$W/newdir/Kbuild"
 t "an object Kbuild links from outside the layers fails the check" \
 	fails newdir 'Kbuild: extra/extra.o is in no layer'
-echo "KRELOC-TEST-END layers rc=0"
+t_done

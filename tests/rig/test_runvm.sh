@@ -7,6 +7,7 @@
 # that hangs after /init ran is a failure, never retried.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/rig/lib.sh"
 W=$(mktemp -d "${TMPDIR:-/tmp}/kreloc-runvm.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 mkdir -p "$W/cache/tmp" "$W/userland" "$W/stage/kreloc"
@@ -63,16 +64,9 @@ boot() {
 	boots=$(cat "$W/boots" 2>/dev/null || echo 0)
 }
 
-n=0
-t() {
-	local desc="$1"
-	shift
-	n=$((n + 1))
-	if "$@"; then echo "ok $n $desc"; else echo "not ok $n $desc"; sed 's/^/# /' "$W/out"; fi
-}
-echo "KRELOC-TEST-BEGIN run-vm"
-echo "TAP version 13"
-echo "1..7"
+# (on a failure, the run's output as diagnostics)
+T_DIAG_FILE="$W/out"
+t_plan run-vm 7
 boot "ok"
 t "a boot that runs the job: exit 0, one boot (rc $rc, $boots boots)" \
 	test "$rc.$boots" = 0.1
@@ -97,4 +91,4 @@ t "--initrd: a panic whose first report says 'Not tainted': booted once more, ex
 boot "kreloc-oops ok" --initrd "$W/initrd"
 t "--initrd: a panic in a kernel kreloc tainted (O) is never retried: exit 1 (rc $rc, $boots boots)" \
 	test "$rc.$boots" = 1.1
-echo "KRELOC-TEST-END run-vm rc=0"
+t_done
