@@ -13,7 +13,8 @@
 # soon as it and every job declared before it have finished.  A job that
 # exits non-zero, or leaves no result, counts one failure more; for a job
 # with failures the tail of its stderr is shown.  At the end DIR/results
-# holds every job's result lines.
+# holds every job's result lines, and DIR/job.I.{name,start,rc,results}
+# each job's (rig/results.py reads them).
 
 JOB_NAMES=()
 JOB_CMDS=()
@@ -30,6 +31,7 @@ job() {
 _job_start() {
 	local f="$1/job.$2" i="$2"
 	: > "$f.results"
+	printf '%s\n' "${JOB_NAMES[$i]}" > "$f.name"
 	date +%s > "$f.start"
 	printf 'rig: started: %s\n' "${JOB_NAMES[$i]}" >&2
 	(

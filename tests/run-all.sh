@@ -44,6 +44,8 @@
 #   KRELOC_JOBS     jobs run at once (default 2: one per core)
 #   KRELOC_CACHE    download/build cache (default ~/.cache/kreloc)
 #   KRELOC_KEEP_RUN keep this run's job files ($KRELOC_CACHE/tmp/check.PID)
+#   KRELOC_RESULTS_FILE  where each job's newest result is kept (default
+#                   Documentation/results.md, rig/results.py; empty: nowhere)
 #
 # Jobs run KRELOC_JOBS at a time (rig/jobs.sh), each with its own output and
 # result files, started in the order they are declared below (the longest
@@ -64,13 +66,14 @@ all_targets="arm64-6.1 arm64-6.12 arm64-7 amd64-6.1 ppc64be-6.1 amd64-5.10 amd64
 targets="${KRELOC_TARGETS:-$all_targets}"
 targets=$(for t in $targets; do [ "$t" = all ] && echo "$all_targets" || echo "$t"; done | xargs)
 max_jobs="${KRELOC_JOBS:-2}"
+results_file="${KRELOC_RESULTS_FILE-$top/Documentation/results.md}"
 run="$CACHE/tmp/check.$$"
 rm -rf "$run"
 mkdir -p "$run"
 start=$(date +%s)
 
 need_pkgs build-essential cpio busybox-static qemu-system-x86 xz-utils zstd \
-	dwarves libelf-dev zlib1g-dev bc sparse kmod clang binutils debootstrap
+	dwarves libelf-dev zlib1g-dev bc sparse kmod clang binutils debootstrap python3
 
 # --- what a job may use ---------------------------------------------------------
 
@@ -133,7 +136,7 @@ run_tools() {
 # (rig/check-layers.pl, seen failing on an upward call), on the host.
 run_rig() {
 	{ "$top/tests/rig/run.sh"; "$top/tests/rig/test_jobs.sh"; "$top/tests/rig/test_runvm.sh";
-	  "$top/tests/rig/test_layers.sh"; } > "$run/rig.out" 2>&1
+	  "$top/tests/rig/test_layers.sh"; "$top/tests/rig/test_results.sh"; } > "$run/rig.out" 2>&1
 	KRELOC_TAG=host "$top/rig/ktap.sh" "$run/rig.out" /dev/null "$RESULTS"
 }
 
@@ -226,6 +229,11 @@ job "lint" run_lint
 run_jobs "$max_jobs" "$run"
 printf '\n== done (%ss)\n' "$(( $(date +%s) - start ))"
 read -r p f s < <(awk '{p += $1; f += $2; s += $3} END {print p + 0, f + 0, s + 0}' "$run/results")
+# The newest result of each job, for Documentation/results.md.
+if [ -n "$results_file" ]; then
+	"$top/rig/results.py" "$run" "$results_file" ||
+		echo "# could not write $results_file" >&2
+fi
 [ -n "${KRELOC_KEEP_RUN:-}" ] || rm -rf "$run"
 echo "$p passed, $f failed, $s skipped"
 [ "$f" -eq 0 ] && [ "$p" -gt 0 ]
