@@ -23,7 +23,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$top/rig/lib.sh"
 
-need_pkgs dpkg-dev debhelper dh-dkms lintian liblzma-dev libzstd-dev zlib1g-dev git
+# The build dependencies as README.md installs them (apt-get build-dep on
+# the tree's debian/control), when dpkg-checkbuilddeps finds one missing.
+need_pkgs dpkg-dev lintian git
+(cd "$top" && dpkg-checkbuilddeps 2>/dev/null) || {
+	log "installing the packages' build dependencies (apt-get build-dep)"
+	(cd "$top" && DEBIAN_FRONTEND=noninteractive apt-get build-dep -y -q --no-install-recommends .) >&2 ||
+		die "apt-get build-dep . failed"
+}
 
 # The files make deb copies (mk/deb.sh): git's, or all of them outside git.
 tree_files() {

@@ -160,13 +160,13 @@ if [ "$flavour" = bookworm ]; then
 	for f in "$src"/tools/cli/Documentation/*.8; do
 		cli+=("usr/share/man/man8/${f##*/}")
 	done
-	expect+=("${cli[@]}" usr/share/doc/kreloc/SNAPSHOT.md)
-	# libkreloc under the tool: the library (its links are not files),
-	# header, pkg-config file and man page.
-	expect+=("usr/lib/$(make -s --no-print-directory -C "$src/tools/lib/kreloc" \
-			 print-REALNAME)"
+	# libkreloc under the tool: the library with its SONAME and .so
+	# links, header, pkg-config file and man page.
+	lmake() { make -s --no-print-directory -C "$src/tools/lib/kreloc" "$@"; }
+	cli+=("usr/lib/$(lmake print-REALNAME)" "usr/lib/$(lmake print-SONAME)" usr/lib/libkreloc.so
 		usr/include/kreloc/kreloc.h usr/lib/pkgconfig/libkreloc.pc
 		usr/share/man/man3/libkreloc.3)
+	expect+=("${cli[@]}" usr/share/doc/kreloc/SNAPSHOT.md)
 	t_begin install $((10 + ${#expect[@]}))
 	t_ok "make install DESTDIR PREFIX=/usr succeeds" \
 		make -s -C "$src" KDIR="$kdir1" DESTDIR="$dest" PREFIX=/usr install \
@@ -186,7 +186,7 @@ if [ "$flavour" = bookworm ]; then
 	t_ok "make uninstall succeeds" \
 		make -s -C "$src" KDIR="$kdir1" DESTDIR="$dest" PREFIX=/usr uninstall \
 		>>"$work/install.log" 2>&1
-	left=$(find "$dest" -type f 2>/dev/null)
+	left=$(find "$dest" ! -type d 2>/dev/null)
 	t_ok "make uninstall leaves no file behind" test -z "$left"
 	[ -z "$left" ] || t_diag "left: $left"
 	t_ok "make install-dkms puts dkms.conf and the sources in /usr/src/kreloc-$version" \
@@ -201,11 +201,11 @@ if [ "$flavour" = bookworm ]; then
 		make -s -C "$src/tools/cli" DESTDIR="$dest" install >>"$work/install.log" 2>&1
 	got=$(files "$dest")
 	want=$(printf '%s\n' "${cli[@]}" | sed 's|^usr/|usr/local/|' | LC_ALL=C sort)
-	t_ok "make -C tools/cli install: the tool, its man pages and bash completion under /usr/local, nothing else" \
+	t_ok "make -C tools/cli install: the tool, its man pages, bash completion and libkreloc under /usr/local, nothing else" \
 		test "$got" = "$want"
 	[ "$got" = "$want" ] || t_diag "$(diff <(echo "$want") <(echo "$got") || true)"
 	t_ok "make -C tools/cli uninstall leaves no file behind" \
-		sh -c 'make -s -C "$1" DESTDIR="$2" uninstall >/dev/null 2>&1 && test -z "$(find "$2" -type f)"' \
+		sh -c 'make -s -C "$1" DESTDIR="$2" uninstall >/dev/null 2>&1 && test -z "$(find "$2" ! -type d)"' \
 		sh "$src/tools/cli" "$dest"
 	t_end
 fi

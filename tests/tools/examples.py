@@ -29,9 +29,10 @@ import tempfile
 # (regex on the command, where it runs): commands that need a live kernel
 # or a machine to install on.  The first match wins.
 LIVE = [
-    (r"^(apt-get|dkms|update-initramfs|dracut|mokutil)\b|^make (-C tools/cli )?install",
-     "tests/boot/run.sh: make install-dkms, dkms install, the initramfs-tools and dracut "
-     "hooks, in a Debian root, then boots the images"),
+    (r"^(apt-get|dkms|update-initramfs|dracut|mokutil)\b|^make (-C tools/cli )?install|^make deb\b",
+     "tests/boot/run.sh: make deb, the packages installed with apt (build-dep on this "
+     "machine), make install-dkms, dkms install, the initramfs-tools and dracut hooks, "
+     "in Debian roots, then boots the images"),
     (r"^make (demo|check)\b", "the suite itself (.ci/run runs make check; make demo boots its own VM)"),
     (r"^(perf (record|report)|perf script\s+[^|\s]|sleep \d+; kill)", "rig/vm-perf.sh: a perf session with kreloc kallsyms on amd64-6.1"),
     (r"^gdb-multiarch\b", "rig/vm-gdb.sh: gdb on QEMU's gdbstub with kreloc gdb's script"),
