@@ -159,12 +159,24 @@ static int log_has(const char *log, const char *s)
 	return log && strstr(log, s);
 }
 
+/* The result: dmesg since SEQ has no Oops, BUG or WARNING (else it is shown). */
+static void result_no_splat(long long seq)
+{
+	char *log = kr_kmsg(seq, NULL);
+	int splat = !log || kr_kmsg_splat(log);
+
+	if (splat && log)
+		ksft_print_msg("dmesg:\n%s", log);
+	ksft_test_result(!splat, "no Oops, BUG or WARNING\n");
+	free(log);
+}
+
 /* 1: a module whose ->init fails while the scan sleeps. */
 static void race_failing_init(void)
 {
 	long long seq;
 	char *log;
-	int slow, kr, kr_err, slow_err, found, bad, splat;
+	int slow, kr, kr_err, slow_err, found, bad;
 
 	free(kr_kmsg(-1, &seq));
 	kr_unload_module("kreloc");
@@ -194,18 +206,13 @@ static void race_failing_init(void)
 			 "a module loaded next has a live record under its own name, text as in /proc/modules\n");
 	kr_unload_module("kreloc_test_mod");
 	free(log);
-	log = kr_kmsg(seq, NULL);
-	splat = !log || kr_kmsg_splat(log);
-	if (splat && log)
-		ksft_print_msg("dmesg:\n%s", log);
-	ksft_test_result(!splat, "no Oops, BUG or WARNING\n");
-	free(log);
+	result_no_splat(seq);
 }
 
 /* 2: the live module the scan holds is force-removed while it sleeps. */
 static void race_force_remove(void)
 {
-	int kr, rm, kr_err, st, found, bad, splat, loaded;
+	int kr, rm, kr_err, st, found, bad, loaded;
 	uint64_t text = 0;
 	long long seq;
 	char *log;
@@ -240,12 +247,7 @@ static void race_force_remove(void)
 	bad = check_records("dummy", &found);
 	ksft_test_result(!bad && found, "dummy loaded again: a live record with its text as in /proc/modules\n");
 	free(log);
-	log = kr_kmsg(seq, NULL);
-	splat = !log || kr_kmsg_splat(log);
-	if (splat && log)
-		ksft_print_msg("dmesg:\n%s", log);
-	ksft_test_result(!splat, "no Oops, BUG or WARNING\n");
-	free(log);
+	result_no_splat(seq);
 	kr_unload_module("kreloc");
 	kr_unload_module("dummy");
 }
@@ -253,9 +255,8 @@ static void race_force_remove(void)
 /* 3: a module loaded between kreloc's notifier and its scan. */
 static void race_window(void)
 {
-	int kr, kr_err, loaded, live, all, live_after, all_after, splat;
+	int kr, kr_err, loaded, live, all, live_after, all_after;
 	long long seq;
-	char *log;
 
 	free(kr_kmsg(-1, &seq));
 	kr_unload_module("kreloc");
@@ -274,12 +275,7 @@ static void race_window(void)
 	ksft_test_result(live_after == 0 && all_after == 1,
 			 "unloaded, no record of it is left live, one is in the history (%d live, %d in all)\n",
 			 live_after, all_after);
-	log = kr_kmsg(seq, NULL);
-	splat = !log || kr_kmsg_splat(log);
-	if (splat && log)
-		ksft_print_msg("dmesg:\n%s", log);
-	ksft_test_result(!splat, "no Oops, BUG or WARNING\n");
-	free(log);
+	result_no_splat(seq);
 	kr_unload_module("kreloc");
 }
 
