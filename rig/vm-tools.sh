@@ -277,10 +277,19 @@ if [ -d /sys/module/dummy ]; then
 	$K probe --group kreloc --event dstats dummy:dummy_get_stats64 > /tmp/m 2>&1; rc=$?
 	diag /tmp/m
 	check "kreloc probe dummy:dummy_get_stats64 registers (exit $rc)" grep -q kreloc/dstats $T/kprobe_events
+	# (One boot of 5.10 under TCG once went silent here, arming the
+	# probe, until the rig's timeout: should it happen again, a watchdog
+	# shows every CPU's and every blocked task's stack after 90 s.  If
+	# even it stays silent, the whole machine stopped.)
+	( sleep 90; echo "# the module probe step still runs after 90 s: sysrq l, w"
+	  echo 8 > /proc/sys/kernel/printk; echo 1 > /proc/sys/kernel/sysrq
+	  echo l > /proc/sysrq-trigger; echo w > /proc/sysrq-trigger ) &
+	wd=$!
 	echo > $T/trace
 	echo 1 > $T/events/kreloc/dstats/enable
 	cat /proc/net/dev /proc/net/dev > /dev/null
 	echo 0 > $T/events/kreloc/dstats/enable
+	kill $wd 2>/dev/null
 	hits=$(grep -c 'dstats:' $T/trace)
 	check "the module probe fires ($hits hits)" [ "$hits" -ge 2 ]
 	$K probe --remove kreloc/dstats; rc=$?
