@@ -216,7 +216,7 @@ debs=$("$here/debs.sh") || die "tests/boot/debs.sh failed"
 cur="$debs/cur" prev="$debs/prev" pv="$version~prev"
 arch=$(dpkg --print-architecture)
 if [ "$flavour" = bookworm ]; then
-	t_begin deb 12
+	t_begin deb 11
 	dkms_deb="$cur/kreloc-dkms_${version}_all.deb" cli_deb="$cur/kreloc_${version}_$arch.deb"
 	lib_deb="$cur/libkreloc0_${version}_$arch.deb" dev_deb="$cur/libkreloc-dev_${version}_$arch.deb"
 	t_ok "make deb builds kreloc-dkms_${version}_all.deb, kreloc, libkreloc0 and libkreloc-dev_${version}_$arch.deb" \
