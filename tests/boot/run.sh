@@ -31,6 +31,9 @@
 #                   purged
 #   pkg-purge       apt-get purge, then autoremove: the root's listing equals
 #                   the one taken before the install
+#   readme-by-hand  (trixie) README.md's by-hand install, read from it and run
+#                   command by command in that root; dracut's root installs
+#                   with README.md's own apt-get install line
 #
 # KRELOC_BOOT_FLAVOUR picks the distribution:
 #   bookworm  (default) all of the above, Debian 12 with the rig's 6.1 and
@@ -113,7 +116,9 @@ for k in "${boot_kernels[@]}"; do
 done
 blocks="$blocks ${B}boot-itools-history ${B}boot-itools-disable"
 [ "$flavour" != bookworm ] || blocks="install deb $blocks dracut"
-echo "KRELOC-TEST-PLAN $blocks ${B}pkg-purge"
+blocks="$blocks ${B}pkg-purge"
+[ "$flavour" != trixie ] || blocks="$blocks readme-by-hand"
+echo "KRELOC-TEST-PLAN $blocks"
 
 # image ROOT KVER: the kernel's image where its package put it (/boot up to
 # 6.x; Debian's 7.x packages put it in /usr/lib/modules/KVER and link it
@@ -660,7 +665,7 @@ t_ok "kreloc.disable=1: no kreloc debugfs directory" sh -c '! grep -q "^== info"
 t_end
 
 # --- pkg-purge ------------------------------------------------------------------
-# purge ROOT TAG: apt-get purge both packages, then autoremove --purge every
+# purge ROOT TAG: apt-get purge kreloc's packages, then autoremove --purge every
 # package that came with them (Recommends and Suggests of other packages
 # keep none: by default apt would keep gcc, libc6-dev and perl so); the
 # root's listing must then equal the one before the install.  The initramfs
@@ -669,9 +674,15 @@ t_end
 purge() {
 	local r="$1" tag="$2"
 	local noimp=(-o APT::AutoRemove::RecommendsImportant=false -o APT::AutoRemove::SuggestsImportant=false)
-	t_ok "apt-get purge kreloc-dkms kreloc libkreloc0 libkreloc-dev" \
-		root_apt "$r" "$archives" purge -y kreloc-dkms kreloc libkreloc0 libkreloc-dev \
-		>"$work/purge-$tag.log" 2>&1
+	local p st pk=()
+	# those of the four installed here (README.md's line leaves libkreloc-dev
+	# out; apt-get refuses a package it never saw)
+	for p in kreloc-dkms kreloc libkreloc0 libkreloc-dev; do
+		st=$(dpkg-query --admindir="$r/var/lib/dpkg" -W -f='${Status}' "$p" 2>/dev/null || true)
+		[[ "$st" != *"ok installed" ]] || pk+=("$p")
+	done
+	t_ok "apt-get purge ${pk[*]}" \
+		root_apt "$r" "$archives" purge -y "${pk[@]}" >"$work/purge-$tag.log" 2>&1
 	[ "$T_FAIL" = 0 ] || t_diag "$(tail -20 "$work/purge-$tag.log")"
 	t_ok "its prerm removed kreloc from every kernel (dkms status)" \
 		test -z "$(dkms_status "$r")"
@@ -687,6 +698,14 @@ purge() {
 	t_ok "nothing left: the root's listing equals the one before the install" \
 		test ! -s "$work/listing-$tag.diff"
 	[ ! -s "$work/listing-$tag.diff" ] || t_diag "$(head -20 "$work/listing-$tag.diff")"
+}
+
+# readme_apt_install ROOT ARCHIVES ARGS: apt-get install ARGS (one string,
+# split as the shell splits README.md's line) in ROOT, ./deb/ being /tmp/debs/.
+readme_apt_install() {
+	[ -n "$3" ] || return 1
+	# shellcheck disable=SC2086
+	apt_install "$1" "$2" ${3//.\/deb\//\/tmp\/debs\/}
 }
 
 # --- dracut -------------------------------------------------------------------
@@ -708,9 +727,14 @@ if [ "$flavour" = bookworm ]; then
 	chmod +x "$droot/usr/lib/dracut/modules.d/99kreloctest/"*.sh
 	root_listing "$droot" > "$work/listing-before-dracut"
 	cp "$cur"/*_all.deb "$cur"/*_"$arch".deb "$droot/tmp/debs/"
-	t_ok "apt-get install ./kreloc-dkms_${version}_all.deb ./kreloc_${version}_$arch.deb ./libkreloc0 ./libkreloc-dev" \
-		apt_install "$droot" "$CACHE/boot/apt-bookworm" --no-install-recommends $(pkgs_of "$version") \
-		>"$work/apt-dracut.log" 2>&1
+	# README.md's own apt-get install of the packages, read from it now,
+	# its ./deb/ being the root's /tmp/debs/: a file name it gets wrong
+	# (version, architecture) fails here.
+	readme_apt=$(python3 "$top/tests/tools/examples.py" block "$top/README.md" '^apt-get install .*\./deb/' |
+		sed -n 's/^\([0-9]*\)\tapt-get install \(.*\.\/deb\/.*\)$/\1 \2/p')
+	readme_line=${readme_apt%% *}
+	t_ok "README.md:${readme_line:-?}: apt-get install ${readme_apt#* }" \
+		readme_apt_install "$droot" "$CACHE/boot/apt-bookworm" "${readme_apt#* }" >"$work/apt-dracut.log" 2>&1
 	[ "$T_FAIL" = 0 ] || t_diag "$(tail -20 "$work/apt-dracut.log")"
 	t_ok "dkms status: kreloc/$version installed for $k" \
 		installed_for "$(dkms_status "$droot")" "$version" "$k"
@@ -770,5 +794,49 @@ t_begin "${B}pkg-purge" 4
 rm -rf "$iroot"/tmp/unpacked-*
 purge "$iroot" itools
 t_end
+
+# --- readme-by-hand -------------------------------------------------------------
+# (trixie) README.md's install "from the source tree by hand", read from it
+# now and run as written, command by command, as root in the root the
+# packages were just purged from: its working directory a copy of the
+# source tree, "uname -r" answering the root's kernel, and the machine's
+# initramfs made before (a user's machine has one; the purge deleted it).
+# apt says yes by configuration, as an interactive user would.  The
+# module it builds is the one the packages' boots have run; here the
+# result is read from the root: DKMS's status, the initramfs, the tool.
+if [ "$flavour" = trixie ]; then
+	step "readme-by-hand"
+	mapfile -t hand < <(python3 "$top/tests/tools/examples.py" block "$top/README.md" '^make install-dkms\b')
+	t_begin readme-by-hand $((${#hand[@]} + 5))
+	t_ok "README.md has the by-hand block (apt-get install, make install-dkms, dkms install ...)" \
+		test ${#hand[@]} -ge 4
+	fake_uname "$iroot" "$k1"
+	rm -rf "$iroot/tmp/src"
+	cp -r "$src" "$iroot/tmp/src"
+	printf '%s\n' 'APT::Get::Assume-Yes "true";' "Dir::Cache::Archives \"$archives/\";" \
+		'APT::Sandbox::User "root";' > "$iroot/etc/apt/apt.conf.d/99kreloc-test"
+	in_root "$iroot" update-initramfs -c -k "$k1" >"$work/readme-by-hand.log" 2>&1 || true
+	export IN_ROOT_CACHE=1
+	for c in "${hand[@]}"; do
+		t_ok "README.md:${c%%$'\t'*}: ${c#*$'\t'}" \
+			in_root "$iroot" env DEBIAN_FRONTEND=noninteractive \
+			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+			sh -ec 'cd /tmp/src; eval "$1"' sh "${c#*$'\t'}" >>"$work/readme-by-hand.log" 2>&1
+	done
+	unset IN_ROOT_CACHE
+	[ "$T_FAIL" = 0 ] || t_diag "$(tail -20 "$work/readme-by-hand.log")"
+	t_ok "dkms status: kreloc/$version installed for $k1" \
+		installed_for "$(dkms_status "$iroot")" "$version" "$k1"
+	t_ok "the initramfs of $k1 holds kreloc.ko (updates/dkms) and scripts/init-top/00kreloc" \
+		bash -c 'l=$(in_root "$1" lsinitramfs "/boot/initrd.img-$2") &&
+			grep -q "/modules/$2/updates/dkms/kreloc\.ko" <<<"$l" &&
+			grep -q "scripts/init-top/00kreloc\$" <<<"$l"' bash "$iroot" "$k1"
+	t_ok "the installed kreloc runs, as root finds it in PATH (kreloc --version: kreloc v$version)" \
+		bash -c 'in_root "$1" env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+			kreloc --version | grep -qxF "kreloc v$2"' bash "$iroot" "$version"
+	t_ok "its man page kreloc(8) is installed" \
+		bash -c 'ls "$1"/usr/local/share/man/man8/kreloc.8* >/dev/null 2>&1' bash "$iroot"
+	t_end
+fi
 
 step "done"

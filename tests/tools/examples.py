@@ -6,6 +6,9 @@
   examples.py run TEMPLATE SHIMS FILE...   run the host examples, KTAP results on stdout
   examples.py guest FILE...           a shell script running, in a guest, those that
                                       need the live kernel and can run there
+  examples.py block FILE REGEX        the commands of the first block that has one
+                                      matching REGEX: LINE<TAB>COMMAND each (the boot
+                                      tests run README.md's install blocks so)
 
 The examples are read from the files at test time: README.md's ```sh
 blocks, and the .SH EXAMPLES .nf/.fi blocks of each man page (roff
@@ -30,9 +33,9 @@ import tempfile
 # or a machine to install on.  The first match wins.
 LIVE = [
     (r"^(apt-get|dkms|update-initramfs|dracut|mokutil)\b|^make (-C tools/cli )?install|^make deb\b",
-     "tests/boot/run.sh: make deb, the packages installed with apt (build-dep on this "
-     "machine), make install-dkms, dkms install, the initramfs-tools and dracut hooks, "
-     "in Debian roots, then boots the images"),
+     "tests/boot: README.md's install blocks as written (debs.sh: apt-get build-dep, "
+     "make deb; run.sh: the apt-get install of ./deb/ in the dracut root, the by-hand "
+     "block in the trixie root, command by command), then the images booted"),
     (r"^make (demo|check)\b", "the suite itself (.ci/run runs make check; make demo boots its own VM)"),
     (r"^(perf (record|report)|perf script\s+[^|\s]|sleep \d+; kill)", "rig/vm-perf.sh: a perf session with kreloc kallsyms on amd64-6.1"),
     (r"^gdb-multiarch\b", "rig/vm-gdb.sh: gdb on QEMU's gdbstub with kreloc gdb's script"),
@@ -171,6 +174,15 @@ def main():
     if sys.argv[1] == "guest":
         sys.stdout.write(guest_script(sys.argv[2:]))
         return 0
+    if sys.argv[1] == "block":
+        for f, start, cmds in examples([sys.argv[2]]):
+            if any(re.search(sys.argv[3], c) for n, c, kind, where in cmds):
+                for n, c, kind, where in cmds:
+                    print(f"{n}\t{c}")
+                return 0
+        print(f"examples.py: no block of {sys.argv[2]} has a command matching {sys.argv[3]}",
+              file=sys.stderr)
+        return 1
     if sys.argv[1] == "list":
         for f, start, cmds in examples(sys.argv[2:]):
             for n, c, kind, where in cmds:
