@@ -55,12 +55,26 @@ static void kreloc_seq_num(struct seq_file *m, bool valid, unsigned long long v,
 		seq_printf(m, " %llu", v);
 }
 
+/* KEY_LOCAL_NS= and KEY_MONO_NS= lines of a stamp, nothing if unknown. */
+static void kreloc_seq_stamp_keys(struct seq_file *m, const char *key,
+				  const struct kreloc_stamp *s)
+{
+	if (!s->known)
+		return;
+	seq_printf(m, "%s_LOCAL_NS=%llu\n", key, s->ns[KRELOC_CLOCK_LOCAL]);
+	seq_printf(m, "%s_MONO_NS=%llu\n", key, s->ns[KRELOC_CLOCK_MONO]);
+}
+
 static int kreloc_info_show(struct seq_file *m, void *v)
 {
 	const struct kreloc_core *core = m->private;
 	const struct kreloc_linked *l = core->linked;
+	struct kreloc_stamp now, since, freed;
 	unsigned int i, resolved = 0;
 
+	kreloc_stamp_now(&now);
+	kreloc_modules_since(&since);
+	kreloc_stamp_init_freed(&freed);
 	for (i = 0; i < l->nr_anchors; i++)
 		resolved += !!core->runtime[i];
 
@@ -82,7 +96,8 @@ static int kreloc_info_show(struct seq_file *m, void *v)
 		seq_printf(m, "LINKED_BUILD_ID=%*phN\n", l->build_id_len,
 			   l->build_id);
 	seq_printf(m, "STATUS=%s\n", core->ok ? "ok" : "mismatch");
-	seq_printf(m, "INIT=%s\n", kreloc_init_freed() ? "freed" : "live");
+	seq_printf(m, "INIT=%s\n", freed.known ? "freed" : "live");
+	kreloc_seq_stamp_keys(m, "INIT_FREED_BY", &freed);
 	if (core->build_id_len > 0)
 		seq_printf(m, "BUILD_ID=%*phN\n", core->build_id_len,
 			   core->build_id);
@@ -99,6 +114,8 @@ static int kreloc_info_show(struct seq_file *m, void *v)
 	seq_printf(m, "MODULES_UNRECORDED=%u\n", kreloc_modules_unrecorded());
 	seq_printf(m, "GENERATION=%llu\n", kreloc_modules_generation());
 	seq_printf(m, "HISTORY_MAX=%u\n", kreloc_modules_history_max());
+	kreloc_seq_stamp_keys(m, "SINCE", &since);
+	kreloc_seq_stamp_keys(m, "NOW", &now);
 	return 0;
 }
 
@@ -151,23 +168,31 @@ static int kreloc_anchors_show(struct seq_file *m, void *v)
 
 static void kreloc_show_rec_line(const struct kreloc_mrec *rec, void *data)
 {
-	const struct kreloc_region *t = &rec->regions[KRELOC_R_TEXT];
+	const struct kreloc_region *text = &rec->regions[KRELOC_R_TEXT];
+	const struct kreloc_stamp *t[] = { &rec->t_load, &rec->t_init, &rec->t_unload };
 	struct seq_file *m = data;
+	unsigned int c, i;
 
 	seq_printf(m, "%s %s", rec->name, kreloc_mstate_name(rec->state));
-	kreloc_seq_num(m, t->size, t->base, true);
-	kreloc_seq_num(m, t->size, t->size, true);
+	kreloc_seq_num(m, text->size, text->base, true);
+	kreloc_seq_num(m, text->size, text->size, true);
 	kreloc_seq_num(m, true, rec->load_gen, false);
 	kreloc_seq_num(m, rec->unload_gen, rec->unload_gen, false);
 	if (rec->build_id_len)
-		seq_printf(m, " %*phN\n", rec->build_id_len, rec->build_id);
+		seq_printf(m, " %*phN", rec->build_id_len, rec->build_id);
 	else
-		seq_puts(m, " -\n");
+		seq_puts(m, " -");
+	for (c = 0; c < KRELOC_NR_CLOCKS; c++)
+		for (i = 0; i < ARRAY_SIZE(t); i++)
+			kreloc_seq_num(m, t[i]->known, t[i]->ns[c], false);
+	seq_putc(m, '\n');
 }
 
 static int kreloc_modules_show(struct seq_file *m, void *v)
 {
-	seq_puts(m, "# NAME STATE TEXT_BASE TEXT_SIZE LOAD_GEN UNLOAD_GEN BUILD_ID\n");
+	seq_puts(m, "# NAME STATE TEXT_BASE TEXT_SIZE LOAD_GEN UNLOAD_GEN BUILD_ID");
+	seq_puts(m, " LOAD_LOCAL_NS INIT_LOCAL_NS UNLOAD_LOCAL_NS");
+	seq_puts(m, " LOAD_MONO_NS INIT_MONO_NS UNLOAD_MONO_NS\n");
 	kreloc_modules_for_each(kreloc_show_rec_line, m);
 	return 0;
 }

@@ -173,6 +173,9 @@ run modules ./kreloc_modules_test --ko "$ko" \
 	--test-ko kreloc_test_mod.ko --dummy-ko "$dummy" --anchor-ko kreloc_test_anchor.ko \
 	--hooks-ko "$hooks" --arch-ko modules/arch/kreloc.ko
 dmesg_clean modules
+run times ./kreloc_times_test --ko "$ko" --dummy-ko "$dummy" \
+	--slow-ko kreloc_test_slowinit.ko
+dmesg_clean times
 run import ./kreloc_import_test --ko "$ko" --import-ko kreloc_test_import.ko \
 	--noimport-ko kreloc_test_noimport.ko
 dmesg_clean import
@@ -198,7 +201,7 @@ log "booting $KVER for the selftests${kaddr[1]:+, relocated to ${kaddr[1]}}"
 vmrc=0
 "$top/rig/run-vm.sh" "${kaddr[@]}" "$envf" "$work/stage" "$work/console.log" "" "$work/output.log" || vmrc=$?
 # The job's blocks, each of which must run (add new ones here too).
-plan="core-system.map core-vmlinux core-arch core-othermap-refused modules import lookup"
+plan="core-system.map core-vmlinux core-arch core-othermap-refused modules times import lookup"
 [ "$UNAME_M" != aarch64 ] || plan="$plan arm64-cpu"
 KRELOC_PLAN="$plan" \
 	KRELOC_TAG="$UNAME_M $KVER${kaddr[1]:+ at ${kaddr[1]}}" \

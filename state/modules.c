@@ -55,6 +55,8 @@ static LIST_HEAD(kreloc_live);		/* coming, live: load order */
 static LIST_HEAD(kreloc_history);	/* going, gone: unload order */
 static unsigned int kreloc_nr_history;
 static u64 kreloc_gen;
+/* When the notifier was registered: every event after it is stamped. */
+static struct kreloc_stamp kreloc_since;
 /* Modules left unrecorded for want of memory. */
 static atomic_t kreloc_modules_lost = ATOMIC_INIT(0);
 
@@ -99,6 +101,13 @@ static bool kreloc_region_is_init(unsigned int r)
 {
 	return r == KRELOC_R_INIT_TEXT || r == KRELOC_R_INIT_DATA ||
 	       r == KRELOC_R_INIT_RODATA;
+}
+
+void kreloc_modules_since(struct kreloc_stamp *s)
+{
+	mutex_lock(&kreloc_mod_lock);
+	*s = kreloc_since;
+	mutex_unlock(&kreloc_mod_lock);
 }
 
 u64 kreloc_modules_generation(void)
@@ -251,15 +260,19 @@ static void kreloc_trim_history(void)
 /* Record @mod at COMING. */
 static void kreloc_mod_coming(struct module *mod)
 {
-	struct kreloc_mrec *rec = kreloc_mrec_new(mod, true);
+	struct kreloc_mrec *rec;
+	struct kreloc_stamp now;
 	u64 gen;
 
+	kreloc_stamp_now(&now);
+	rec = kreloc_mrec_new(mod, true);
 	if (!rec) {
 		atomic_inc(&kreloc_modules_lost);
 		pr_warn_ratelimited("out of memory recording module %s\n", mod->name);
 		return;
 	}
 	rec->state = KRELOC_M_COMING;
+	rec->t_load = now;
 	mutex_lock(&kreloc_event_lock);
 	mutex_lock(&kreloc_mod_lock);
 	kreloc_mark_reused(mod);
@@ -277,9 +290,11 @@ static void kreloc_mod_live(struct module *mod)
 {
 	struct kreloc_mrec *rec, *unseen = NULL;
 	struct kreloc_msect *sects;
+	struct kreloc_stamp now;
 	bool added = false;
 	int n;
 
+	kreloc_stamp_now(&now);
 	/* The module cannot be freed while its LIVE notification runs. */
 	n = kreloc_modsect_copy(mod, &sects);
 
@@ -313,6 +328,7 @@ static void kreloc_mod_live(struct module *mod)
 		rec->state = KRELOC_M_LIVE;
 		/* ->init has returned; do_init_module() frees init memory next. */
 		rec->init_freed = true;
+		rec->t_init = now;
 		if (rec->nr_sects > 0)
 			kreloc_modsect_free(rec->sects, rec->nr_sects);
 		rec->nr_sects = n;
@@ -336,9 +352,11 @@ static void kreloc_mod_going(struct module *mod)
 {
 	struct kreloc_mrec *rec, *unseen = NULL;
 	struct kreloc_msect *sects = NULL;
+	struct kreloc_stamp now;
 	bool added = false;
 	int n = -ENOENT;
 
+	kreloc_stamp_now(&now);
 	mutex_lock(&kreloc_event_lock);
 	mutex_lock(&kreloc_mod_lock);
 	rec = kreloc_find_live(mod);
@@ -373,8 +391,12 @@ static void kreloc_mod_going(struct module *mod)
 			rec->build_id_len = kreloc_modsect_build_id(sects, n, rec->build_id);
 			sects = NULL;
 		}
+		/* A failed ->init: its init memory goes with the rest. */
+		if (rec->state == KRELOC_M_COMING && rec->init_seen)
+			rec->t_init = now;
 		rec->state = KRELOC_M_GOING;
 		rec->init_freed = true;
+		rec->t_unload = now;
 		rec->unload_gen = ++kreloc_gen;
 		list_move_tail(&rec->node, &kreloc_history);
 		kreloc_nr_history++;
@@ -709,8 +731,12 @@ int kreloc_modules_check_params(void)
  */
 int kreloc_modules_init(void)
 {
-	int ret = register_module_notifier(&kreloc_mod_nb);
+	struct kreloc_stamp freed;
+	int ret;
 
+	kreloc_stamp_now(&kreloc_since);
+	kreloc_stamp_init_freed(&freed);
+	ret = register_module_notifier(&kreloc_mod_nb);
 	if (!ret)
 		kreloc_hook_mark("register_module_notifier");
 	return ret;

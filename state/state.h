@@ -74,6 +74,24 @@ const char *kreloc_core_section_of(unsigned long addr);
 bool kreloc_core_kernel_offset(u64 *off);
 bool kreloc_core_image_bounds(u64 *start, u64 *end);
 
+/* --- stamp.c: when things happened -------------------------------------- */
+
+/* The clocks of a stamp (stamp.c says why these two). */
+enum kreloc_clock {
+	KRELOC_CLOCK_LOCAL,	/* local_clock(): perf's default, ftrace's "perf" */
+	KRELOC_CLOCK_MONO,	/* CLOCK_MONOTONIC: perf -k monotonic, ftrace's "mono" */
+	KRELOC_NR_CLOCKS,
+};
+
+struct kreloc_stamp {
+	u64 ns[KRELOC_NR_CLOCKS];
+	bool known;		/* false: kreloc did not see it happen */
+};
+
+/* Read every clock now. */
+void kreloc_stamp_now(struct kreloc_stamp *s);
+void kreloc_stamp_init_freed(struct kreloc_stamp *s);
+
 /* --- modsect.c: a module's ELF sections --------------------------------- */
 
 struct kreloc_msect {
@@ -127,6 +145,12 @@ struct kreloc_mrec {
 	struct kreloc_msect *sects;
 	u8 build_id[KRELOC_BUILD_ID_MAX];	/* of the .ko, read with the sections */
 	int build_id_len;
+	/*
+	 * When its memory changed: formed (COMING), init done (->init
+	 * returned, its init memory freed right after; or failed), unloaded
+	 * (GOING).  Not known for what kreloc did not see happen.
+	 */
+	struct kreloc_stamp t_load, t_init, t_unload;
 };
 
 int kreloc_modules_check_params(void);
@@ -137,6 +161,8 @@ const char *kreloc_modules_list_source(void);
 unsigned int kreloc_modules_unrecorded(void);
 
 u64 kreloc_modules_generation(void);
+/* When kreloc began recording module events (its notifier's registration). */
+void kreloc_modules_since(struct kreloc_stamp *s);
 unsigned int kreloc_modules_history_max(void);
 
 /*
