@@ -46,6 +46,60 @@ static int cmp_memidx(const void *a, const void *b, void *arg)
 	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
+static bool is_init_region(const char *name)
+{
+	return !strncmp(name, "init.", 5);
+}
+
+/*
+ * When range x held its record's memory: from the load to the unload, an
+ * init region only until ->init was done; each end unknown (0, UINT64_MAX)
+ * where kreloc did not see it.
+ */
+static void range_life(const struct ks_mod *m, const struct ks_mem *k, struct kres_mrange *x)
+{
+	int c;
+
+	for (c = 0; c < KS_NR_CLOCKS; c++) {
+		const struct kval *end = &m->t[c][KS_UNLOAD];
+
+		if (is_init_region(k->name) && m->t[c][KS_INIT].ok)
+			end = &m->t[c][KS_INIT];
+		x->from[c] = m->t[c][KS_LOAD].ok ? m->t[c][KS_LOAD].v : 0;
+		x->until[c] = end->ok ? end->v : UINT64_MAX;
+	}
+}
+
+/*
+ * A range whose end kreloc did not see ended, at the latest, when a later
+ * record was loaded into any of its memory: the loader does not hand out
+ * memory twice.
+ */
+static void clamp_lives(struct kres *r)
+{
+	const struct ksnap *s = r->snap;
+	size_t i, j;
+	int c;
+
+	for (i = 0; i < r->nr_mr; i++) {
+		struct kres_mrange *x = &r->mr[i];
+		const struct ks_mod *m = &s->mods[x->mod];
+
+		for (j = 0; j < r->nr_mr; j++) {
+			const struct kres_mrange *y = &r->mr[j];
+			const struct ks_mod *n = &s->mods[y->mod];
+
+			if (y->mod == x->mod || !m->load_gen.ok || !n->load_gen.ok ||
+			    n->load_gen.v <= m->load_gen.v ||
+			    !(x->lo < y->lo + y->len && y->lo < x->lo + x->len))
+				continue;
+			for (c = 0; c < KS_NR_CLOCKS; c++)
+				if (x->until[c] == UINT64_MAX && n->t[c][KS_LOAD].ok)
+					x->until[c] = n->t[c][KS_LOAD].v;
+		}
+	}
+}
+
 static int build_modules(struct kres *r, char *err, size_t errlen)
 {
 	const struct ksnap *s = r->snap;
@@ -80,6 +134,7 @@ static int build_modules(struct kres *r, char *err, size_t errlen)
 				x->len = k->size.v;
 				x->mod = (uint32_t)i;
 				x->mem = (uint32_t)j;
+				range_life(m, k, x);
 				if (x->len > r->mr_maxlen)
 					r->mr_maxlen = x->len;
 			}
@@ -87,6 +142,7 @@ static int build_modules(struct kres *r, char *err, size_t errlen)
 		qsort_r(r->msec[i], ns, sizeof(size_t), cmp_memidx, m->mem);
 		r->nr_msec[i] = ns;
 	}
+	clamp_lives(r);
 	qsort(r->mr, r->nr_mr, sizeof(*r->mr), cmp_mr);
 	return 0;
 }
@@ -192,7 +248,7 @@ void kres_free(struct kres *r)
 /* ---- a module record's symbols ---- */
 
 struct kosym {
-	uint64_t addr, sec_lo;
+	uint64_t addr, size, sec_lo;
 	const char *name;
 	int rank;
 };
@@ -233,6 +289,7 @@ static void build_modsyms(struct kres_mod *ms)
 		if (!k)
 			continue;
 		ks[n].addr = k->addr.v + y->value;
+		ks[n].size = y->size;
 		ks[n].sec_lo = k->addr.v;
 		ks[n].name = y->name;
 		ks[n].rank = (y->stt == STT_FUNC ? 0 : y->stt == STT_OBJECT ? 2 : 4) +
@@ -254,6 +311,7 @@ static void build_modsyms(struct kres_mod *ms)
 		if (ms->nr && ms->syms[ms->nr - 1].addr == ks[i].addr)
 			continue;	/* the best-ranked alias is taken */
 		ms->syms[ms->nr].addr = ks[i].addr;
+		ms->syms[ms->nr].size = ks[i].size;
 		ms->syms[ms->nr].name = ks[i].name;
 		ms->sec_lo[ms->nr] = ks[i].sec_lo;
 		ms->nr++;
@@ -283,14 +341,24 @@ const struct kres_mod *kres_module(const struct kres *r, size_t i)
 
 /* ---- lookup ---- */
 
-static int lookup_module(const struct kres *r, uint64_t x, struct kres_hit *h)
+/* Did range c hold its record's memory at some time of w (NULL: ever)? */
+static bool range_at(const struct kres_mrange *c, const struct kres_when *w)
 {
-	const struct ksnap *s = r->snap;
-	const struct kres_mrange *best = NULL;
-	const struct ks_mod *m;
-	const struct ks_mem *reg, *sec = NULL;
-	const struct kres_mod *ms;
-	size_t lo = 0, hi = r->nr_mr, i, mi;
+	return !w || (c->from[w->clock] <= w->hi && w->lo <= c->until[w->clock]);
+}
+
+/*
+ * Call fn on each range holding x at w, newest record first; fn's nonzero
+ * value stops.  Returns how many were met.
+ */
+static unsigned int for_each_range(const struct kres *r, uint64_t x, const struct kres_when *w,
+				   int (*fn)(const struct kres *r, const struct kres_mrange *c,
+					     uint64_t x, void *ctx),
+				   void *ctx)
+{
+	const struct kres_mrange *hit[64];
+	size_t lo = 0, hi = r->nr_mr, i, n = 0, a, b;
+	unsigned int met = 0;
 
 	/* Last range with lo <= x, then back while one could still contain x. */
 	while (lo < hi) {
@@ -306,20 +374,39 @@ static int lookup_module(const struct kres *r, uint64_t x, struct kres_hit *h)
 
 		if (x - c->lo > r->mr_maxlen)
 			break;
-		if (x - c->lo < c->len) {
-			/* Newest record wins (an address range may have been reused). */
-			const struct ks_mod *a = &s->mods[c->mod];
-
-			if (!best || a->load_gen.v > s->mods[best->mod].load_gen.v ||
-			    (a->load_gen.v == s->mods[best->mod].load_gen.v && c->mod > best->mod))
-				best = c;
-		}
+		if (x - c->lo < c->len && range_at(c, w) && n < sizeof(hit) / sizeof(hit[0]))
+			hit[n++] = c;
 	}
-	if (!best)
-		return KRES_UNKNOWN;
-	mi = best->mod;
+	/* Newest record first (the order candidates are listed in). */
+	for (a = 1; a < n; a++)
+		for (b = a; b > 0 && r->snap->mods[hit[b]->mod].load_gen.v >
+				     r->snap->mods[hit[b - 1]->mod].load_gen.v; b--) {
+			const struct kres_mrange *t = hit[b];
+
+			hit[b] = hit[b - 1];
+			hit[b - 1] = t;
+		}
+	for (i = 0; i < n; i++) {
+		met++;
+		if (fn && fn(r, hit[i], x, ctx))
+			break;
+	}
+	return met;
+}
+
+/* x in record range c: its section and symbol. */
+static int resolve_in(const struct kres *r, const struct kres_mrange *c, uint64_t x,
+		      struct kres_hit *h)
+{
+	const struct ksnap *s = r->snap;
+	const struct ks_mod *m;
+	const struct ks_mem *reg, *sec = NULL;
+	const struct kres_mod *ms;
+	size_t lo, hi, mi;
+
+	mi = c->mod;
 	m = &s->mods[mi];
-	reg = &m->mem[best->mem];
+	reg = &m->mem[c->mem];
 	/* The section with the highest start <= x inside the same region. */
 	lo = 0;
 	hi = r->nr_msec[mi];
@@ -341,6 +428,7 @@ static int lookup_module(const struct kres *r, uint64_t x, struct kres_hit *h)
 	h->mod_index = (long)mi;
 	h->section = sec ? sec->name : reg->name;
 	h->sym = NULL;
+	h->sym_size = 0;
 	h->note = NULL;
 	h->off = x - (sec ? sec->addr.v : reg->addr.v);
 	if (!sec)
@@ -362,10 +450,62 @@ static int lookup_module(const struct kres *r, uint64_t x, struct kres_hit *h)
 		if (lo > 0 && ms->sec_lo[lo - 1] == sec->addr.v) {
 			h->sym = ms->syms[lo - 1].name;
 			h->sym_len = strlen(h->sym);
+			h->sym_size = ms->syms[lo - 1].size;
 			h->off = x - ms->syms[lo - 1].addr;
 		}
 	}
 	return KRES_MODULE;
+}
+
+static int take_first(const struct kres *r, const struct kres_mrange *c, uint64_t x, void *ctx)
+{
+	*(const struct kres_mrange **)ctx = c;
+	(void)r;
+	(void)x;
+	return 1;
+}
+
+static int lookup_module(const struct kres *r, uint64_t x, const struct kres_when *w,
+			 struct kres_hit *h)
+{
+	const struct kres_mrange *first = NULL;
+	unsigned int n = for_each_range(r, x, w, NULL, NULL);
+
+	h->candidates = n;
+	if (n != 1)
+		return KRES_UNKNOWN;	/* none, or ambiguous: never one of them alone */
+	for_each_range(r, x, w, take_first, &first);
+	return resolve_in(r, first, x, h);
+}
+
+struct cand_ctx {
+	int (*fn)(void *ctx, const struct kres_hit *h);
+	void *ctx;
+	unsigned int n;
+	int ret;
+};
+
+static int each_candidate(const struct kres *r, const struct kres_mrange *c, uint64_t x, void *p)
+{
+	struct cand_ctx *cc = p;
+	struct kres_hit h;
+
+	memset(&h, 0, sizeof(h));
+	h.candidates = cc->n;
+	resolve_in(r, c, x, &h);
+	cc->ret = cc->fn(cc->ctx, &h);
+	return cc->ret;
+}
+
+int kres_candidates(const struct kres *r, uint64_t x, const struct kres_when *w,
+		    int (*fn)(void *ctx, const struct kres_hit *h), void *ctx)
+{
+	struct cand_ctx cc = { fn, ctx, 0, 0 };
+
+	cc.n = for_each_range(r, x, w, NULL, NULL);
+	if (cc.n)
+		for_each_range(r, x, w, each_candidate, &cc);
+	return cc.ret ? cc.ret : (int)cc.n;
 }
 
 /* The symbol at or before link-time address linked, in area a. */
@@ -386,14 +526,17 @@ static int core_hit(const struct kres *r, uint64_t linked, const char *area, str
 	h->mod = NULL;
 	h->mod_index = -1;
 	h->note = NULL;
+	h->sym_size = 0;
+	h->candidates = 0;
 	h->section = area;
 	return KRES_CORE;
 }
 
-int kres_lookup(const struct kres *r, uint64_t x, struct kres_hit *h)
+int kres_lookup(const struct kres *r, uint64_t x, const struct kres_when *w, struct kres_hit *h)
 {
 	size_t i;
 
+	h->candidates = 0;
 	for (i = 0; i < r->nr_area; i++) {
 		const struct kres_area *a = &r->area[i];
 
@@ -401,7 +544,7 @@ int kres_lookup(const struct kres *r, uint64_t x, struct kres_hit *h)
 			return core_hit(r, x - a->off, a->name, h);
 	}
 	if (r->nr_mr)
-		return lookup_module(r, x, h);
+		return lookup_module(r, x, w, h);
 	return KRES_UNKNOWN;
 }
 
@@ -418,9 +561,34 @@ int kres_lookup_linked(const struct kres *r, uint64_t linked, struct kres_hit *h
 	return KRES_UNKNOWN;
 }
 
-const char *kres_why(const struct kres *r, uint64_t x, bool linked, char *buf, size_t len)
+/* "a@1, b@5" for the records holding x at w: what kres_why() names. */
+struct why_ctx {
+	char *buf;
+	size_t len, used;
+};
+
+static int name_candidate(const struct kres *r, const struct kres_mrange *c, uint64_t x, void *p)
+{
+	const struct ks_mod *m = &r->snap->mods[c->mod];
+	struct why_ctx *wc = p;
+	int n;
+
+	(void)x;
+	if (wc->used >= wc->len)
+		return 1;
+	n = snprintf(wc->buf + wc->used, wc->len - wc->used, "%s%s@%" PRIu64,
+		     wc->used ? ", " : "", m->name, m->load_gen.v);
+	wc->used += n > 0 ? (size_t)n : 0;
+	return 0;
+}
+
+const char *kres_why(const struct kres *r, uint64_t x, bool linked, const struct kres_when *w,
+		     char *buf, size_t len)
 {
 	const struct ksnap *s = r->snap;
+	char names[256] = "";
+	struct why_ctx wc = { names, sizeof(names), 0 };
+	unsigned int n;
 	size_t i;
 
 	for (i = 0; i < r->nr_area; i++) {
@@ -459,6 +627,17 @@ const char *kres_why(const struct kres *r, uint64_t x, bool linked, char *buf, s
 				 x);
 			return buf;
 		}
+	}
+	n = for_each_range(r, x, w, name_candidate, &wc);
+	if (n > 1) {
+		snprintf(buf, len, "ambiguous: %u module records held it%s (%s)", n,
+			 w ? " at that time" : "; give the time it was taken", names);
+		return buf;
+	}
+	if (w && !n && for_each_range(r, x, NULL, name_candidate, &wc)) {
+		snprintf(buf, len, "no module record held it at that time (%s did at another)",
+			 names);
+		return buf;
 	}
 	snprintf(buf, len, "in no core section or module record of the snapshot");
 	return buf;

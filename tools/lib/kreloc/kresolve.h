@@ -25,7 +25,7 @@
 struct kreloc_files;
 
 struct kres_sym {
-	uint64_t addr;
+	uint64_t addr, size;
 	const char *name;
 };
 
@@ -37,6 +37,17 @@ struct kres_area {
 struct kres_mrange {
 	uint64_t lo, len;
 	uint32_t mod, mem;
+	/*
+	 * When the range held the record's memory, per clock: [from, until],
+	 * 0 and UINT64_MAX where kreloc did not see it begin or end.
+	 */
+	uint64_t from[KS_NR_CLOCKS], until[KS_NR_CLOCKS];
+};
+
+/* A time window [lo, hi] in one of kreloc's clocks. */
+struct kres_when {
+	enum ks_clock clock;
+	uint64_t lo, hi;
 };
 
 /* A module record's file and its symbols by address, once an address fell in it. */
@@ -77,6 +88,12 @@ struct kres_hit {
 	long mod_index;			/* -1 for the core kernel */
 	const char *section;
 	const char *note;		/* why a module address has no symbol, or NULL */
+	uint64_t sym_size;		/* 0: unknown */
+	/*
+	 * Module records that held the address (at the time asked, or ever):
+	 * 1, or more when the lookup answers KRES_UNKNOWN for ambiguity.
+	 */
+	unsigned int candidates;
 };
 
 enum { KRES_UNKNOWN = 0, KRES_CORE = 1, KRES_MODULE = 2 };
@@ -95,7 +112,16 @@ int kres_init_map(struct kres *r, const struct ksnap *s, struct sysmap *map,
 		  enum kres_map_kind kind, const char *map_name, char *err, size_t errlen);
 void kres_free(struct kres *r);
 
-int kres_lookup(const struct kres *r, uint64_t addr, struct kres_hit *h);
+/*
+ * The record holding addr at time w (NULL: at any time).  Several: they
+ * are counted in h->candidates and KRES_UNKNOWN is answered, never one of
+ * them alone.
+ */
+int kres_lookup(const struct kres *r, uint64_t addr, const struct kres_when *w,
+		struct kres_hit *h);
+/* Each module record holding addr at w (NULL: ever), resolved; fn's nonzero value stops. */
+int kres_candidates(const struct kres *r, uint64_t addr, const struct kres_when *w,
+		    int (*fn)(void *ctx, const struct kres_hit *h), void *ctx);
 /* The same for a link-time address of the core kernel (vmlinux:0x...). */
 int kres_lookup_linked(const struct kres *r, uint64_t linked, struct kres_hit *h);
 /*
@@ -104,7 +130,8 @@ int kres_lookup_linked(const struct kres *r, uint64_t linked, struct kres_hit *h
  * a published offset, a link-time address given as a runtime one (with
  * the vmlinux: form to use)...  Returns buf.
  */
-const char *kres_why(const struct kres *r, uint64_t addr, bool linked, char *buf, size_t len);
+const char *kres_why(const struct kres *r, uint64_t addr, bool linked, const struct kres_when *w,
+		     char *buf, size_t len);
 
 /* Record i's file, found and read once (thread-safe); NULL without files. */
 const struct kres_mod *kres_module(const struct kres *r, size_t i);

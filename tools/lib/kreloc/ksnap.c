@@ -340,10 +340,14 @@ const char *ksnap_add_anchor(struct ksnap *s, const char *name, const char *link
 	return NULL;
 }
 
+/* Columns of a module line (debugfs modules) up to the times. */
+#define KS_MOD_TIMES_COL	7
+
 const char *ksnap_add_module(struct ksnap *s, char **tok, int n)
 {
 	struct ks_mod *m;
 	char *name;
+	int c, e;
 
 	if (n < 6)
 		return "module: expected NAME STATE TEXT_BASE TEXT_SIZE LOAD_GEN UNLOAD_GEN";
@@ -371,6 +375,13 @@ const char *ksnap_add_module(struct ksnap *s, char **tok, int n)
 		if (!m->build_id)
 			return "out of memory";
 	}
+	/* LOAD INIT UNLOAD in local_clock(), then in CLOCK_MONOTONIC. */
+	if (n >= KS_MOD_TIMES_COL + KS_NR_CLOCKS * KS_NR_EVENTS)
+		for (c = 0; c < KS_NR_CLOCKS; c++)
+			for (e = 0; e < KS_NR_EVENTS; e++)
+				if (ksnap_parse_dec(tok[KS_MOD_TIMES_COL + c * KS_NR_EVENTS + e],
+						    &m->t[c][e]))
+					return "module: a time is neither a decimal number nor '-'";
 	return NULL;
 }
 
@@ -440,6 +451,15 @@ static const struct hdr_key {
 	{ "REF_LINKED", H_HEX, offsetof(struct ksnap, ref_linked), 0 },
 	{ "REF_RUNTIME", H_HEX, offsetof(struct ksnap, ref_runtime), 0 },
 	{ "LINKED_SOURCE", H_STR, offsetof(struct ksnap, linked_source), 0 },
+	{ "TAKEN_LOCAL_NS", H_DEC, offsetof(struct ksnap, taken[KS_LOCAL]), 0 },
+	{ "TAKEN_MONO_NS", H_DEC, offsetof(struct ksnap, taken[KS_MONO]), 0 },
+	{ "SINCE_LOCAL_NS", H_DEC, offsetof(struct ksnap, since[KS_LOCAL]), 0 },
+	{ "SINCE_MONO_NS", H_DEC, offsetof(struct ksnap, since[KS_MONO]), 0 },
+	{ "INIT_FREED_BY_LOCAL_NS", H_DEC, offsetof(struct ksnap, init_freed_by[KS_LOCAL]), 0 },
+	{ "INIT_FREED_BY_MONO_NS", H_DEC, offsetof(struct ksnap, init_freed_by[KS_MONO]), 0 },
+	/* info's name for when it was read: a snapshot's TAKEN */
+	{ "NOW_LOCAL_NS", H_DEC, offsetof(struct ksnap, taken[KS_LOCAL]), 0 },
+	{ "NOW_MONO_NS", H_DEC, offsetof(struct ksnap, taken[KS_MONO]), 0 },
 	{ NULL, H_STR, 0, 0 },
 };
 
@@ -521,7 +541,7 @@ static int key_index(const char *key)
 	return -1;
 }
 
-#define KSNAP_MAX_TOK 16
+#define KSNAP_MAX_TOK 32
 
 int ksnap_read(struct ksnap *s, FILE *f, const char *fname, char *err, size_t errlen)
 {
@@ -619,8 +639,13 @@ int ksnap_read(struct ksnap *s, FILE *f, const char *fname, char *err, size_t er
 			else
 				why = ksnap_add_anchor(s, tok[1], tok[2], tok[3]);
 		} else if (!strcmp(tok[0], "module")) {
-			/* Version 1 had no BUILD_ID column: what follows is not one. */
-			why = ksnap_add_module(s, tok + 1, s->version < 2 && n > 7 ? 6 : n - 1);
+			/*
+			 * Version 1 had no BUILD_ID column, version 2 no times:
+			 * what follows them is not one.
+			 */
+			int known = s->version < 2 ? 6 : s->version < 3 ? KS_MOD_TIMES_COL : n - 1;
+
+			why = ksnap_add_module(s, tok + 1, n - 1 < known ? n - 1 : known);
 		} else if (!strcmp(tok[0], "region") || !strcmp(tok[0], "section")) {
 			bool ignored;
 
@@ -752,6 +777,12 @@ int ksnap_write(const struct ksnap *s, FILE *f)
 	put(&w, "REF_LINKED %s\n", kval_hex(a, &s->ref_linked));
 	put(&w, "REF_RUNTIME %s\n", kval_hex(a, &s->ref_runtime));
 	put(&w, "LINKED_SOURCE %s\n", str_or_dash(s->linked_source));
+	put(&w, "TAKEN_LOCAL_NS %s\n", kval_dec(a, &s->taken[KS_LOCAL]));
+	put(&w, "TAKEN_MONO_NS %s\n", kval_dec(a, &s->taken[KS_MONO]));
+	put(&w, "SINCE_LOCAL_NS %s\n", kval_dec(a, &s->since[KS_LOCAL]));
+	put(&w, "SINCE_MONO_NS %s\n", kval_dec(a, &s->since[KS_MONO]));
+	put(&w, "INIT_FREED_BY_LOCAL_NS %s\n", kval_dec(a, &s->init_freed_by[KS_LOCAL]));
+	put(&w, "INIT_FREED_BY_MONO_NS %s\n", kval_dec(a, &s->init_freed_by[KS_MONO]));
 	put(&w, "# core NAME LINKED RUNTIME SIZE OFFSET STATUS\n");
 	for (i = 0; i < s->nr_core; i++) {
 		const struct ks_core *k = &s->core[i];
@@ -763,14 +794,24 @@ int ksnap_write(const struct ksnap *s, FILE *f)
 	for (i = 0; i < s->nr_anchors; i++)
 		put(&w, "anchor %s %s %s\n", s->anchors[i].name, kval_hex(a, &s->anchors[i].linked),
 		    s->anchors[i].section);
-	put(&w, "# module NAME STATE TEXT_BASE TEXT_SIZE LOAD_GEN UNLOAD_GEN BUILD_ID, "
+	put(&w, "# module NAME STATE TEXT_BASE TEXT_SIZE LOAD_GEN UNLOAD_GEN BUILD_ID "
+	    "LOAD_LOCAL_NS INIT_LOCAL_NS UNLOAD_LOCAL_NS LOAD_MONO_NS INIT_MONO_NS UNLOAD_MONO_NS, "
 	    "then KIND NAME ADDRESS SIZE STATE\n");
 	for (i = 0; i < s->nr_mods; i++) {
 		const struct ks_mod *m = &s->mods[i];
+		char buf[KS_NR_CLOCKS][KS_NR_EVENTS][KVAL_BUF];
+		const char *t[KS_NR_CLOCKS][KS_NR_EVENTS];
+		int ck, e;
 
-		put(&w, "module %s %s %s %s %s %s %s\n", m->name, m->state, kval_hex(a, &m->text_base),
-		    kval_hex(b, &m->text_size), kval_dec(c, &m->load_gen), kval_dec(d, &m->unload_gen),
-		    str_or_dash(m->build_id));
+		for (ck = 0; ck < KS_NR_CLOCKS; ck++)
+			for (e = 0; e < KS_NR_EVENTS; e++)
+				t[ck][e] = kval_dec(buf[ck][e], &m->t[ck][e]);
+		put(&w, "module %s %s %s %s %s %s %s %s %s %s %s %s %s\n", m->name, m->state,
+		    kval_hex(a, &m->text_base), kval_hex(b, &m->text_size),
+		    kval_dec(c, &m->load_gen), kval_dec(d, &m->unload_gen),
+		    str_or_dash(m->build_id),
+		    t[KS_LOCAL][KS_LOAD], t[KS_LOCAL][KS_INIT], t[KS_LOCAL][KS_UNLOAD],
+		    t[KS_MONO][KS_LOAD], t[KS_MONO][KS_INIT], t[KS_MONO][KS_UNLOAD]);
 		for (j = 0; j < m->nr_mem; j++) {
 			const struct ks_mem *k = &m->mem[j];
 

@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include "../../../lib/kreloc_spec.h"
 
-#define KSNAP_VERSION	2	/* written; every older version is read */
+#define KSNAP_VERSION	3	/* written; every older version is read */
 #define KSNAP_MAX_CORE	32
 /*
  * Names as the kernel prints them, with their NUL: a symbol or any other
@@ -61,11 +61,17 @@ struct ks_mem {
 	char state[KSNAP_STATE_MAX];	/* live freed gone, or newer */
 };
 
+/* The clocks of kreloc's times (the module's state/stamp.c). */
+enum ks_clock { KS_LOCAL, KS_MONO, KS_NR_CLOCKS };
+/* A module record's events. */
+enum ks_event { KS_LOAD, KS_INIT, KS_UNLOAD, KS_NR_EVENTS };
+
 struct ks_mod {
 	char *name;
 	char state[KSNAP_STATE_MAX];	/* coming live going gone, or newer */
 	struct kval text_base, text_size, load_gen, unload_gen;
 	char *build_id;			/* hex, NULL if unknown */
+	struct kval t[KS_NR_CLOCKS][KS_NR_EVENTS];	/* ns; version 3 */
 	struct ks_mem *mem;
 	size_t nr_mem, cap_mem;
 };
@@ -76,6 +82,8 @@ struct ksnap {
 	char *status, *init;		/* info STATUS= and INIT= */
 	char *linked_source;		/* info LINKED_SOURCE=, NULL if unknown */
 	struct kval generation, kerneloffset, ref_linked, ref_runtime;
+	/* ns per clock (version 3): taken, module events stamped since, init freed by */
+	struct kval taken[KS_NR_CLOCKS], since[KS_NR_CLOCKS], init_freed_by[KS_NR_CLOCKS];
 	struct ks_core core[KSNAP_MAX_CORE];
 	size_t nr_core;
 	struct ks_anchor *anchors;

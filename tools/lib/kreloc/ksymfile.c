@@ -63,6 +63,7 @@ static int add_sym(void *ctx, const struct kelf_sym *y)
 	s = &f->syms[f->nr_syms];
 	s->name = y->name;
 	s->value = y->value;
+	s->size = y->size;
 	s->bind = y->bind;
 	s->stt = y->type;
 	s->shndx = y->shndx;

@@ -16,7 +16,7 @@
 
 struct ksf_sym {
 	const char *name;
-	uint64_t value;
+	uint64_t value, size;		/* st_value, st_size */
 	size_t shndx;			/* section index, when shn == KPLACE_SHN_SEC */
 	enum kplace_shn shn;
 	unsigned char bind, stt;

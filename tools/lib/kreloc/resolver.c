@@ -159,38 +159,110 @@ KRELOC_API void kreloc_resolver_free(struct kreloc_resolver *r)
 	free(r);
 }
 
-KRELOC_API int kreloc_resolve(const struct kreloc_resolver *r, uint64_t addr, unsigned int flags,
-			      struct kreloc_addr_info *info, size_t sz)
+/* A kreloc_time as the window the resolver filters records with. */
+static int to_when(const struct kreloc_time *t, struct kres_when *w)
+{
+	if (t->clock != KRELOC_CLOCK_LOCAL && t->clock != KRELOC_CLOCK_MONOTONIC)
+		return -1;
+	w->clock = t->clock == KRELOC_CLOCK_LOCAL ? KS_LOCAL : KS_MONO;
+	w->lo = t->ns;
+	w->hi = t->span_ns > UINT64_MAX - t->ns ? UINT64_MAX : t->ns + t->span_ns;
+	return 0;
+}
+
+static void hit_info(const struct kres_hit *h, struct kreloc_addr_info *i)
+{
+	memset(i, 0, sizeof(*i));
+	i->symbol = h->sym;
+	i->symbol_len = h->sym ? h->sym_len : 0;
+	i->symbol_size = h->sym ? h->sym_size : 0;
+	i->offset = h->off;
+	i->section = h->section;
+	i->module = h->mod ? (int)h->mod_index : -1;
+	i->module_name = h->mod ? h->mod->name : NULL;
+	i->module_state = h->mod ? h->mod->state : NULL;
+	i->load_gen.value = h->mod ? h->mod->load_gen.v : 0;
+	i->load_gen.known = h->mod && h->mod->load_gen.ok;
+	i->note = h->mod ? h->note : NULL;
+	i->candidates = h->candidates;
+}
+
+KRELOC_API int kreloc_resolve_at(const struct kreloc_resolver *r, uint64_t addr,
+				 unsigned int flags, const struct kreloc_time *when,
+				 struct kreloc_addr_info *info, size_t sz)
 {
 	struct kreloc_addr_info i;
+	struct kres_when w;
 	struct kres_hit h;
 	int kind;
 
-	kind = flags & KRELOC_RESOLVE_LINKED ? kres_lookup_linked(&r->r, addr, &h) :
-	       kres_lookup(&r->r, addr, &h);
-	if (kind == KRES_UNKNOWN)
+	memset(&h, 0, sizeof(h));
+	if (when && to_when(when, &w))
 		return KRELOC_UNKNOWN;
-	i.symbol = h.sym;
-	i.symbol_len = h.sym ? h.sym_len : 0;
-	i.offset = h.off;
-	i.section = h.section;
-	i.module = h.mod ? (int)h.mod_index : -1;
-	i.module_name = h.mod ? h.mod->name : NULL;
-	i.module_state = h.mod ? h.mod->state : NULL;
-	i.load_gen.value = h.mod ? h.mod->load_gen.v : 0;
-	i.load_gen.known = h.mod && h.mod->load_gen.ok;
-	i.note = h.mod ? h.note : NULL;
-	if (sz >= sizeof(i))
-		*info = i;
-	else
-		kr_copy_info(info, sz, &i, sizeof(i));
-	return kind == KRES_CORE ? KRELOC_CORE : KRELOC_MODULE;
+	kind = flags & KRELOC_RESOLVE_LINKED ? kres_lookup_linked(&r->r, addr, &h) :
+	       kres_lookup(&r->r, addr, when ? &w : NULL, &h);
+	hit_info(&h, &i);
+	if (kind == KRES_UNKNOWN) {
+		/* Only the count of an ambiguous address: no record is named. */
+		memset(&i, 0, sizeof(i));
+		i.module = -1;
+		i.candidates = h.candidates;
+	}
+	kr_copy_info(info, sz, &i, sizeof(i));
+	return kind == KRES_CORE ? KRELOC_CORE : kind == KRES_MODULE ? KRELOC_MODULE :
+	       KRELOC_UNKNOWN;
+}
+
+KRELOC_API int kreloc_resolve(const struct kreloc_resolver *r, uint64_t addr, unsigned int flags,
+			      struct kreloc_addr_info *info, size_t sz)
+{
+	return kreloc_resolve_at(r, addr, flags, NULL, info, sz);
+}
+
+struct cand {
+	kreloc_candidate_fn_t fn;
+	void *ctx;
+};
+
+static int one_candidate(void *ctx, const struct kres_hit *h)
+{
+	struct cand *c = ctx;
+	struct kreloc_addr_info i;
+
+	hit_info(h, &i);
+	return c->fn(c->ctx, &i);
+}
+
+KRELOC_API int kreloc_resolve_candidates(const struct kreloc_resolver *r, uint64_t addr,
+					 const struct kreloc_time *when,
+					 kreloc_candidate_fn_t fn, void *ctx)
+{
+	struct cand c = { fn, ctx };
+	struct kres_when w;
+
+	if (!r || !fn || (when && to_when(when, &w)))
+		return kr_fail(EINVAL, "kreloc_resolve_candidates: %s",
+			       !r ? "no resolver" : !fn ? "no callback" : "unknown clock");
+	return kres_candidates(&r->r, addr, when ? &w : NULL, one_candidate, &c);
+}
+
+KRELOC_API const char *kreloc_resolve_why_at(const struct kreloc_resolver *r, uint64_t addr,
+					     unsigned int flags, const struct kreloc_time *when,
+					     char *buf, size_t len)
+{
+	struct kres_when w;
+
+	if (when && to_when(when, &w)) {
+		snprintf(buf, len, "unknown clock %d", (int)when->clock);
+		return buf;
+	}
+	return kres_why(&r->r, addr, flags & KRELOC_RESOLVE_LINKED, when ? &w : NULL, buf, len);
 }
 
 KRELOC_API const char *kreloc_resolve_why(const struct kreloc_resolver *r, uint64_t addr,
 					  unsigned int flags, char *buf, size_t len)
 {
-	return kres_why(&r->r, addr, flags & KRELOC_RESOLVE_LINKED, buf, len);
+	return kreloc_resolve_why_at(r, addr, flags, NULL, buf, len);
 }
 
 KRELOC_API int kreloc_resolver_core_file(const struct kreloc_resolver *r,
@@ -372,6 +444,7 @@ KRELOC_API int kreloc_resolver_module_symbols(const struct kreloc_resolver *r, s
 		y.address = k->addr.v + s->value;
 		y.type = kplace_type(sec, s->shn, s->bind, s->stt, ksf_exported(ko, s->name));
 		y.name = s->name;
+		y.size = s->size;
 		ret = fn(ctx, &y);
 		if (ret)
 			return ret;

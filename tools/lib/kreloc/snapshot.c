@@ -2,6 +2,7 @@
 /* snapshot.c - the public snapshot API: reading, writing and asking a snapshot. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
@@ -319,6 +320,64 @@ KRELOC_API int kreloc_snapshot_module_superseded(const struct kreloc_snapshot *s
 			return (int)j;
 	}
 	return -ENOENT;
+}
+
+/* Our clock index for a public clock, or -1. */
+static int ks_clock_of(enum kreloc_clock clock)
+{
+	switch (clock) {
+	case KRELOC_CLOCK_LOCAL:
+		return KS_LOCAL;
+	case KRELOC_CLOCK_MONOTONIC:
+		return KS_MONO;
+	}
+	return -1;
+}
+
+static const char *const clock_names[] = { "local_clock", "CLOCK_MONOTONIC" };
+
+KRELOC_API int kreloc_snapshot_module_time(const struct kreloc_snapshot *snap, size_t mod,
+					   enum kreloc_module_event ev, enum kreloc_clock clock,
+					   uint64_t *ns)
+{
+	static const char *const what[] = { "load", "init done", "unload" };
+	int c = ks_clock_of(clock), ret;
+	const struct kval *v;
+
+	if (!snap || !ns || c < 0 || (unsigned int)ev > KRELOC_EVENT_UNLOAD)
+		return kr_fail(EINVAL, "kreloc_snapshot_module_time: %s",
+			       !snap ? "no snapshot" : !ns ? "no ns" : c < 0 ? "unknown clock" :
+			       "unknown event");
+	ret = kr_check_mod(snap, mod);
+	if (ret)
+		return ret;
+	v = &snap->s.mods[mod].t[c][ev];
+	if (!v->ok)
+		return kr_fail(ENODATA, "%s@%" PRIu64 ": no %s time in %s", snap->s.mods[mod].name,
+			       snap->s.mods[mod].load_gen.v, what[ev], clock_names[c]);
+	*ns = v->v;
+	return 0;
+}
+
+KRELOC_API int kreloc_snapshot_time(const struct kreloc_snapshot *snap,
+				    enum kreloc_snapshot_time what, enum kreloc_clock clock,
+				    uint64_t *ns)
+{
+	static const char *const names[] = { "TAKEN", "SINCE", "INIT_FREED_BY" };
+	int c = ks_clock_of(clock);
+	const struct kval *v;
+
+	if (!snap || !ns || c < 0 || (unsigned int)what > KRELOC_TIME_INIT_FREED_BY)
+		return kr_fail(EINVAL, "kreloc_snapshot_time: %s",
+			       !snap ? "no snapshot" : !ns ? "no ns" : c < 0 ? "unknown clock" :
+			       "unknown time");
+	v = what == KRELOC_TIME_TAKEN ? &snap->s.taken[c] :
+	    what == KRELOC_TIME_SINCE ? &snap->s.since[c] : &snap->s.init_freed_by[c];
+	if (!v->ok)
+		return kr_fail(ENODATA, "the snapshot has no %s time in %s", names[what],
+			       clock_names[c]);
+	*ns = v->v;
+	return 0;
 }
 
 KRELOC_API int kreloc_snapshot_image_offset(const struct kreloc_snapshot *snap, uint64_t *offset)

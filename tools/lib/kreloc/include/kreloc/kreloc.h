@@ -338,6 +338,71 @@ KRELOC_API int kreloc_snapshot_module_live_at(const struct kreloc_snapshot *snap
  */
 KRELOC_API int kreloc_snapshot_module_superseded(const struct kreloc_snapshot *snap, size_t mod);
 
+/* ------------------------------------------------------------------ time */
+
+/*
+ * The clocks kreloc's times are in (snapshot format 3, kreloc 0.2 and
+ * later): those perf and ftrace stamp their events with.
+ */
+enum kreloc_clock {
+	KRELOC_CLOCK_LOCAL,		/* local_clock(): perf's default, ftrace's "perf" */
+	KRELOC_CLOCK_MONOTONIC,		/* CLOCK_MONOTONIC: perf -k monotonic, ftrace's "mono" */
+};
+
+/* What happened to a module record's memory. */
+enum kreloc_module_event {
+	KRELOC_EVENT_LOAD,		/* formed (COMING): its code may run from now */
+	KRELOC_EVENT_INIT_DONE,		/* ->init returned or failed: init memory goes */
+	KRELOC_EVENT_UNLOAD,		/* unloaded or failed (GOING): all memory goes */
+};
+
+/**
+ * kreloc_snapshot_module_time() - when something happened to a record
+ * @snap:	the snapshot
+ * @mod:	the record
+ * @ev:		what
+ * @clock:	in which clock
+ * @ns:		set to the time, in nanoseconds of @clock
+ *
+ * Return: 0, -ENODATA (kreloc did not see it happen: the module was loaded
+ * before kreloc, it has not happened yet, or the snapshot predates times),
+ * -ERANGE (bad @mod), -EINVAL (bad @ev or @clock, NULL @ns).
+ */
+KRELOC_API int kreloc_snapshot_module_time(const struct kreloc_snapshot *snap, size_t mod,
+					   enum kreloc_module_event ev, enum kreloc_clock clock,
+					   uint64_t *ns);
+
+/* The snapshot's own times. */
+enum kreloc_snapshot_time {
+	KRELOC_TIME_TAKEN,		/* when it was read from the kernel */
+	KRELOC_TIME_SINCE,		/* every module event from then on has times */
+	KRELOC_TIME_INIT_FREED_BY,	/* the core kernel had freed its init memory by then */
+};
+
+/**
+ * kreloc_snapshot_time() - one of the snapshot's times
+ * @snap:	the snapshot
+ * @what:	which
+ * @clock:	in which clock
+ * @ns:		set to the time
+ *
+ * Return: 0, -ENODATA (not known), -EINVAL.
+ */
+KRELOC_API int kreloc_snapshot_time(const struct kreloc_snapshot *snap,
+				    enum kreloc_snapshot_time what, enum kreloc_clock clock,
+				    uint64_t *ns);
+
+/*
+ * A time an address was seen at: [ns, ns + span_ns] of a clock.  span_ns
+ * is the precision of the source (999 for perf script's microseconds), so
+ * that a record that began or ended inside it is not excluded.
+ */
+struct kreloc_time {
+	enum kreloc_clock clock;
+	uint64_t ns;
+	uint64_t span_ns;
+};
+
 /**
  * kreloc_snapshot_image_offset() - the one offset the whole image moved by
  * @snap:	the snapshot
@@ -543,6 +608,15 @@ struct kreloc_addr_info {
 	const char *module_state;	/* the record's state: live, gone, ... */
 	struct kreloc_value load_gen;
 	const char *note;		/* why a module address has no symbol, else NULL */
+	/* kreloc 0.2: */
+	uint64_t symbol_size;		/* the symbol's st_size (modules), 0 if unknown */
+	/*
+	 * The module records that held the address (at the time asked, or at
+	 * any time): 1 for a module address that resolved.  2 or more: it is
+	 * ambiguous, the call answered KRELOC_UNKNOWN and named none of them
+	 * (kreloc_resolve_candidates() lists them).
+	 */
+	unsigned int candidates;
 };
 
 /**
@@ -553,15 +627,56 @@ struct kreloc_addr_info {
  * @info:	filled in
  * @sz:		sizeof(*info)
  *
- * The newest module record holding @addr wins (memory is reused after an
- * unload).  Neither this nor kreloc_resolve_why() sets kreloc_errmsg():
- * they are the fast path.
+ * A module address resolves only if one module record ever held it: the
+ * loader reuses freed memory, so an address two records held (one
+ * unloaded, one loaded after) is ambiguous without the time it was seen
+ * (kreloc_resolve_at()), and no record is named alone.  Neither this nor
+ * kreloc_resolve_why() sets kreloc_errmsg(): they are the fast path.
  *
  * Return: KRELOC_CORE or KRELOC_MODULE, or KRELOC_UNKNOWN (0) when the
- * snapshot does not place @addr (kreloc_resolve_why() says why).
+ * snapshot does not place @addr, or places it in several records
+ * (info->candidates > 1); kreloc_resolve_why() says which.
  */
 KRELOC_API int kreloc_resolve(const struct kreloc_resolver *r, uint64_t addr, unsigned int flags,
 			      struct kreloc_addr_info *info, size_t sz);
+
+/**
+ * kreloc_resolve_at() - an address of the snapshot's boot, seen at a time
+ * @r:		the resolver
+ * @addr:	the address
+ * @flags:	KRELOC_RESOLVE_*
+ * @when:	when it was seen (NULL: as kreloc_resolve())
+ * @info:	filled in
+ * @sz:		sizeof(*info)
+ *
+ * A module address resolves to the record whose memory held it at @when:
+ * a module unloaded before then, or loaded after, is not a candidate.
+ * Snapshots without times (format 2 and older) keep every record a
+ * candidate.
+ *
+ * Return: as kreloc_resolve(); KRELOC_UNKNOWN with info->candidates > 1
+ * when several records held it at @when.
+ */
+KRELOC_API int kreloc_resolve_at(const struct kreloc_resolver *r, uint64_t addr,
+				 unsigned int flags, const struct kreloc_time *when,
+				 struct kreloc_addr_info *info, size_t sz);
+
+typedef int (*kreloc_candidate_fn_t)(void *ctx, const struct kreloc_addr_info *info);
+
+/**
+ * kreloc_resolve_candidates() - every module record that held an address
+ * @r:		the resolver
+ * @addr:	a runtime address
+ * @when:	when it was seen, or NULL for at any time
+ * @fn:		called with each record's resolution, newest record first
+ *		(info->candidates holds their number); nonzero stops
+ * @ctx:	passed to @fn
+ *
+ * Return: the number of records, or @fn's nonzero value.
+ */
+KRELOC_API int kreloc_resolve_candidates(const struct kreloc_resolver *r, uint64_t addr,
+					 const struct kreloc_time *when,
+					 kreloc_candidate_fn_t fn, void *ctx);
 
 /**
  * kreloc_resolve_why() - why an address did not resolve
@@ -570,13 +685,29 @@ KRELOC_API int kreloc_resolve(const struct kreloc_resolver *r, uint64_t addr, un
  * @flags:	KRELOC_RESOLVE_*
  * @buf:	set to a few words: in no section or record, in a section
  *		without a published offset, a link-time address given as a
- *		runtime one (naming the vmlinux:0x form)...
+ *		runtime one (naming the vmlinux:0x form), ambiguous (naming
+ *		the records as NAME@LOAD_GEN)...
  * @len:	its size
  *
  * Return: @buf.
  */
 KRELOC_API const char *kreloc_resolve_why(const struct kreloc_resolver *r, uint64_t addr,
 					  unsigned int flags, char *buf, size_t len);
+
+/**
+ * kreloc_resolve_why_at() - why an address seen at a time did not resolve
+ * @r:		the resolver
+ * @addr:	the address
+ * @flags:	KRELOC_RESOLVE_*
+ * @when:	as given to kreloc_resolve_at()
+ * @buf:	as kreloc_resolve_why(), and: no record held it then
+ * @len:	its size
+ *
+ * Return: @buf.
+ */
+KRELOC_API const char *kreloc_resolve_why_at(const struct kreloc_resolver *r, uint64_t addr,
+					     unsigned int flags, const struct kreloc_time *when,
+					     char *buf, size_t len);
 
 struct kreloc_file_info {
 	const char *path;		/* NULL if none */
@@ -601,6 +732,8 @@ struct kreloc_symbol {
 	uint64_t address;
 	char type;
 	const char *name;
+	/* kreloc 0.2: */
+	uint64_t size;			/* st_size where the source has one, else 0 */
 };
 
 typedef int (*kreloc_symbol_fn_t)(void *ctx, const struct kreloc_symbol *sym);
