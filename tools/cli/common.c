@@ -193,3 +193,19 @@ void json_gen(const char *name, const struct kreloc_value *v)
 	else
 		jsonw_null_field(json_wtr, name);
 }
+
+int parse_clock(const char *s, enum kreloc_clock *clock)
+{
+	if (!strcmp(s, "perf"))
+		*clock = KRELOC_CLOCK_LOCAL;
+	else if (!strcmp(s, "mono"))
+		*clock = KRELOC_CLOCK_MONOTONIC;
+	else
+		return -1;
+	return 0;
+}
+
+const char *clock_name(enum kreloc_clock clock)
+{
+	return clock == KRELOC_CLOCK_MONOTONIC ? "mono" : "perf";
+}

@@ -66,3 +66,60 @@ size_t ktext_safe_cut(const char *s, size_t n)
 		n--;
 	return n;
 }
+
+bool ktext_seconds(const char *s, size_t n, uint64_t *ns, uint64_t *span)
+{
+	uint64_t sec = 0, frac = 0, scale = 1000000000;
+	size_t i = 0, digits = 0;
+
+	while (i < n && isdigit((unsigned char)s[i])) {
+		if (sec > (UINT64_MAX / 1000000000 - 9) / 10)
+			return false;
+		sec = sec * 10 + (uint64_t)(s[i++] - '0');
+	}
+	if (i == 0)
+		return false;
+	if (i < n) {
+		if (s[i++] != '.')
+			return false;
+		while (i < n && isdigit((unsigned char)s[i]) && digits < 9) {
+			frac = frac * 10 + (uint64_t)(s[i++] - '0');
+			scale /= 10;
+			digits++;
+		}
+		if (i < n || !digits)
+			return false;
+	}
+	*ns = sec * 1000000000 + frac * scale;
+	*span = scale - 1;
+	return true;
+}
+
+bool ktext_line_time(const char *s, size_t n, uint64_t *ns, uint64_t *span)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		size_t start, dot = 0, end;
+
+		while (i < n && (s[i] == ' ' || s[i] == '\t'))
+			i++;
+		start = i;
+		while (i < n && s[i] != ' ' && s[i] != '\t' && s[i] != '\n')
+			i++;
+		end = i;
+		if (end > start + 2 && s[end - 1] == ':') {
+			size_t j;
+
+			for (j = start; j < end - 1; j++)
+				if (s[j] == '.')
+					dot = j;
+			if (dot > start && dot < end - 2 &&
+			    ktext_seconds(s + start, end - 1 - start, ns, span))
+				return true;
+		}
+		if (i < n && s[i] == '\n')
+			break;
+	}
+	return false;
+}

@@ -37,4 +37,19 @@ bool ktext_next(const char *s, size_t n, size_t from, bool at_end, struct ktext_
  */
 size_t ktext_safe_cut(const char *s, size_t n);
 
+/*
+ * A time in seconds, "SECONDS[.FRACTION]" (FRACTION 1 to 9 digits), the
+ * whole of s[0..n): true with *ns its value in nanoseconds and *span its
+ * precision (999 for six fraction digits: the time lies in [*ns, *ns +
+ * *span]), false if it is no such number or does not fit.
+ */
+bool ktext_seconds(const char *s, size_t n, uint64_t *ns, uint64_t *span);
+
+/*
+ * The time of a perf script or ftrace line: the first "SECONDS.FRACTION:"
+ * in s[0..n) that follows a blank or starts the line and is followed by a
+ * blank or the end; as ktext_seconds().
+ */
+bool ktext_line_time(const char *s, size_t n, uint64_t *ns, uint64_t *span);
+
 #endif

@@ -87,6 +87,14 @@ const char *lib_root(void);
 /* Route libkreloc's warnings (p_warn) and notes ("kreloc: ...") to stderr. */
 void lib_print_init(void);
 
+/*
+ * --clock: "perf" (local_clock(), perf's default clock) or "mono"
+ * (CLOCK_MONOTONIC); 0, or -1 for anything else.
+ */
+int parse_clock(const char *s, enum kreloc_clock *clock);
+/* The --clock name of a clock. */
+const char *clock_name(enum kreloc_clock clock);
+
 /* Room for a value printed by val_hex() or val_dec(). */
 #define VAL_BUF 24
 /* "0x..." (or "-" when not published), as the debugfs files print it. */

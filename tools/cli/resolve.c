@@ -24,14 +24,21 @@
 static const char resolve_help[] =
 	"Usage: kreloc resolve (--snapshot FILE | --snapshot-dir DIR)\n"
 	"                      [--system-map FILE | --kallsyms FILE | --vmlinux FILE]\n"
-	"                      [--modules-dir DIR] [--json | --text] [ADDR... | -]\n"
+	"                      [--modules-dir DIR] [--clock perf|mono] [--json | --text]\n"
+	"                      [ADDR[@SECONDS]... | -]\n"
 	"For each runtime address (hex, 0x optional) of the snapshot's boot, or\n"
 	"link-time address written vmlinux:0xADDR, print\n"
 	"  ADDR SYMBOL+0xOFF SECTION              (core kernel)\n"
 	"  ADDR SYMBOL+0xOFF [MODULE] SECTION     (module; [MODULE@LOAD_GEN] if unloaded)\n"
+	"  ADDR ambiguous: SYMBOL+0xOFF [MODULE@LOAD_GEN] SECTION | ...\n"
+	"                                         (several module records held it)\n"
 	"  ADDR ? (REASON)                        (unknown, and why)\n"
 	"SYMBOL is SECTION itself when the module's .ko was not found; then\n"
-	"(REASON) follows, and a warning says it once.\n"
+	"(REASON) follows, and a warning says it once.  The loader reuses freed\n"
+	"module memory: an address that two records held (one unloaded, one loaded\n"
+	"later) is ambiguous unless the time it was seen is given, ADDR@SECONDS\n"
+	"(e.g. 0xffffffffc0a01234@1234.567890), which names the record that held it\n"
+	"then.\n"
 	"  --snapshot FILE     the snapshot of the boot the addresses come from\n"
 	"  --snapshot-dir DIR  many hosts at once: DIR/HOST is HOST's snapshot, and\n"
 	"                      each address comes as HOST ADDR (printed in front)\n"
@@ -46,10 +53,15 @@ static const char resolve_help[] =
 	"                      '_' alike); the file with the record's build id is used;\n"
 	"                      with DEBUGINFOD_URLS set, a .ko not found here is fetched\n"
 	"                      by its build id\n"
+	"  --clock CLOCK       the clock of the times: perf (local_clock(): perf's\n"
+	"                      default, ftrace's trace_clock \"perf\"; the default) or\n"
+	"                      mono (CLOCK_MONOTONIC: perf -k monotonic, ftrace's \"mono\")\n"
 	"  --json              one JSON object with a result per address\n"
 	"  --text              read any text on stdin (trace_pipe, perf script, an Oops)\n"
 	"                      and copy it byte for byte, each kernel address in it\n"
-	"                      followed by \" <SYMBOL+0xOFF>\" (\" <SYMBOL+0xOFF [MODULE]>\")\n"
+	"                      followed by \" <SYMBOL+0xOFF>\" (\" <SYMBOL+0xOFF [MODULE]>\");\n"
+	"                      with --clock, a line's time (perf script's and ftrace's\n"
+	"                      SECONDS.FRACTION:) is the time of its addresses\n"
 	"Addresses come from the arguments or, with '-' or none, from stdin, answered\n"
 	"line by line.  Exit 1 if any address did not resolve (not with --text), 4 if\n"
 	"a debuginfod server could not be asked for a file that was needed (the\n"
@@ -125,6 +137,8 @@ struct host {
 struct resolve_ctx {
 	struct out o;
 	unsigned long failed, total;
+	enum kreloc_clock clock;	/* of the times given */
+	bool line_times;		/* --text: a line's time is its addresses' (--clock) */
 	int unavailable;		/* a resolver failed for a server that could not be asked */
 	/* where the symbols come from */
 	enum kreloc_map_kind kind;
@@ -295,6 +309,8 @@ struct item {
 	uint64_t addr;
 	int ok, kind;
 	bool linked;			/* vmlinux:0xLINKED */
+	bool timed;			/* ADDR@SECONDS */
+	struct kreloc_time when;
 	struct host *h;
 	struct kreloc_addr_info info;
 };
@@ -326,7 +342,8 @@ static void module_note(struct resolve_ctx *c, struct host *h, const struct krel
 
 static void item_lookup(struct resolve_ctx *c, struct item *it, const char *src)
 {
-	size_t skip = 0;
+	size_t skip = 0, alen;
+	const char *at;
 
 	it->kind = KRELOC_UNKNOWN;
 	if (c->dir && !it->host) {
@@ -341,16 +358,27 @@ static void item_lookup(struct resolve_ctx *c, struct item *it, const char *src)
 		     !memcmp(it->tok, VMLINUX_PREFIX, strlen(VMLINUX_PREFIX));
 	if (it->linked)
 		skip = strlen(VMLINUX_PREFIX);
-	it->ok = !parse_addr(it->tok + skip, it->len - skip, &it->addr);
+	/* ADDR@SECONDS: the time it was seen, in the clock of --clock. */
+	at = memchr(it->tok, '@', it->len);
+	alen = at ? (size_t)(at - it->tok) : it->len;
+	it->timed = at && !it->linked;
+	it->when.clock = c->clock;
+	it->ok = alen > skip && !parse_addr(it->tok + skip, alen - skip, &it->addr) &&
+		 (!at || (it->timed && ktext_seconds(at + 1, it->len - alen - 1, &it->when.ns,
+						     &it->when.span_ns)));
 	if (!it->ok) {
+		const char *what = at ? "an ADDR@SECONDS (hex address, time in seconds)" :
+				   "a hex address";
+
 		if (it->lineno)
-			p_warn("%s:%lu: '%.*s' is not a hex address", src, it->lineno, (int)it->len,
-			       it->tok);
+			p_warn("%s:%lu: '%.*s' is not %s", src, it->lineno, (int)it->len, it->tok,
+			       what);
 		else
-			p_warn("%s: '%.*s' is not a hex address", src, (int)it->len, it->tok);
+			p_warn("%s: '%.*s' is not %s", src, (int)it->len, it->tok, what);
 	} else if (it->h && it->h->r) {
-		it->kind = kreloc_resolve(it->h->r, it->addr, it->linked ? KRELOC_RESOLVE_LINKED : 0,
-					  &it->info, sizeof(it->info));
+		it->kind = kreloc_resolve_at(it->h->r, it->addr,
+					     it->linked ? KRELOC_RESOLVE_LINKED : 0,
+					     it->timed ? &it->when : NULL, &it->info, sizeof(it->info));
 		if (it->kind == KRELOC_MODULE)
 			module_note(c, it->h, &it->info, c->dir ? it->h->name : NULL);
 	}
@@ -368,10 +396,20 @@ static const char *item_why(const struct item *it, char *buf, size_t len)
 	if (it->h->err)
 		return it->h->reason ? it->h->reason : "the host's snapshot cannot be used";
 	if (!it->ok)
-		return it->linked ? "vmlinux: needs a hex link-time address" : "not a hex address";
-	return kreloc_resolve_why(it->h->r, it->addr, it->linked ? KRELOC_RESOLVE_LINKED : 0,
-				  buf, len);
+		return it->linked ? "vmlinux: needs a hex link-time address (and no time)" :
+		       it->timed ? "not ADDR@SECONDS" : "not a hex address";
+	return kreloc_resolve_why_at(it->h->r, it->addr, it->linked ? KRELOC_RESOLVE_LINKED : 0,
+				     it->timed ? &it->when : NULL, buf, len);
 }
+
+/* Each candidate of an ambiguous address: one JSON object, or text " | "-separated. */
+struct cand_out {
+	struct out *o;
+	bool json, text;		/* text: --text's short form */
+	unsigned int n;
+};
+
+static int emit_candidate(void *ctx, const struct kreloc_addr_info *h);
 
 static bool unloaded(const struct kreloc_addr_info *in)
 {
@@ -394,9 +432,23 @@ static void emit_json(struct item *it)
 		jsonw_hex_field(json_wtr, "address", it->addr);
 	if (it->linked)
 		jsonw_bool_field(json_wtr, "linked", true);
+	if (it->timed) {
+		jsonw_uint_field(json_wtr, "time_ns", it->when.ns);
+		jsonw_string_field(json_wtr, "clock", clock_name(it->when.clock));
+	}
 	jsonw_bool_field(json_wtr, "resolved", it->kind != KRELOC_UNKNOWN);
 	if (it->kind == KRELOC_UNKNOWN) {
 		jsonw_string_field(json_wtr, "error", item_why(it, why, sizeof(why)));
+		if (it->info.candidates > 1) {
+			struct cand_out co = { NULL, true, false, 0 };
+
+			jsonw_bool_field(json_wtr, "ambiguous", true);
+			jsonw_name(json_wtr, "candidates");
+			jsonw_start_array(json_wtr);
+			kreloc_resolve_candidates(it->h->r, it->addr, it->timed ? &it->when : NULL,
+						  emit_candidate, &co);
+			jsonw_end_array(json_wtr);
+		}
 		jsonw_end_object(json_wtr);
 		return;
 	}
@@ -419,12 +471,12 @@ static void emit_json(struct item *it)
 	jsonw_end_object(json_wtr);
 }
 
-/* " [MODULE]" or " [MODULE@LOAD_GEN]" */
-static void out_module(struct out *o, const struct kreloc_addr_info *h)
+/* " [MODULE]" or " [MODULE@LOAD_GEN]" (unloaded, or @always) */
+static void out_module(struct out *o, const struct kreloc_addr_info *h, bool always)
 {
 	out_mem(o, " [", 2);
 	out_str(o, h->module_name);
-	if (unloaded(h) && h->load_gen.known) {
+	if ((always || unloaded(h)) && h->load_gen.known) {
 		char g[24];
 
 		snprintf(g, sizeof(g), "@%" PRIu64, h->load_gen.value);
@@ -446,6 +498,16 @@ static void item_emit(struct resolve_ctx *c, struct item *it)
 		out_mem(&c->o, " ", 1);
 	}
 	out_mem(&c->o, it->tok, it->len);
+	if (it->kind == KRELOC_UNKNOWN && it->info.candidates > 1) {
+		struct cand_out co = { &c->o, false, false, 0 };
+
+		/* Every record that held it, never one of them alone. */
+		out_str(&c->o, " ambiguous:");
+		kreloc_resolve_candidates(it->h->r, it->addr, it->timed ? &it->when : NULL,
+					  emit_candidate, &co);
+		out_mem(&c->o, "\n", 1);
+		return;
+	}
 	if (it->kind == KRELOC_UNKNOWN) {
 		char why[512];
 
@@ -462,7 +524,7 @@ static void item_emit(struct resolve_ctx *c, struct item *it)
 	out_mem(&c->o, "+", 1);
 	out_hex(&c->o, h->offset);
 	if (h->module_name)
-		out_module(&c->o, h);
+		out_module(&c->o, h, false);
 	out_mem(&c->o, " ", 1);
 	out_str(&c->o, h->section);
 	if (h->note) {
@@ -616,10 +678,9 @@ static int resolve_stdin(struct resolve_ctx *c)
 	return 0;
 }
 
-/* " <SYMBOL+0xOFF>" or " <SYMBOL+0xOFF [MODULE]>" after an address in text. */
-static void annotate(struct out *o, const struct kreloc_addr_info *h)
+/* SYMBOL+0xOFF [MODULE] */
+static void out_sym(struct out *o, const struct kreloc_addr_info *h, bool gen)
 {
-	out_mem(o, " <", 2);
 	if (h->symbol)
 		out_mem(o, h->symbol, h->symbol_len);
 	else
@@ -627,14 +688,53 @@ static void annotate(struct out *o, const struct kreloc_addr_info *h)
 	out_mem(o, "+", 1);
 	out_hex(o, h->offset);
 	if (h->module_name)
-		out_module(o, h);
+		out_module(o, h, gen);
+}
+
+/* " <SYMBOL+0xOFF>" or " <SYMBOL+0xOFF [MODULE]>" after an address in text. */
+static void annotate(struct out *o, const struct kreloc_addr_info *h)
+{
+	out_mem(o, " <", 2);
+	out_sym(o, h, false);
 	out_mem(o, ">", 1);
 }
 
-/* One piece of text, copied with every address in it annotated. */
-static void text_piece(struct resolve_ctx *c, const char *p, size_t n)
+static int emit_candidate(void *ctx, const struct kreloc_addr_info *h)
+{
+	struct cand_out *co = ctx;
+
+	if (co->json) {
+		jsonw_start_object(json_wtr);
+		if (h->symbol) {
+			jsonw_name(json_wtr, "symbol");
+			jsonw_string_len(json_wtr, h->symbol, h->symbol_len);
+		} else {
+			jsonw_null_field(json_wtr, "symbol");
+		}
+		jsonw_hex_field(json_wtr, "offset", h->offset);
+		jsonw_string_field(json_wtr, "module", h->module_name);
+		if (h->load_gen.known)
+			jsonw_uint_field(json_wtr, "load_gen", h->load_gen.value);
+		jsonw_string_field(json_wtr, "module_state", h->module_state);
+		jsonw_string_field(json_wtr, "section", h->section);
+		jsonw_end_object(json_wtr);
+		return 0;
+	}
+	out_str(co->o, co->n++ ? " | " : " ");
+	out_sym(co->o, h, true);
+	if (!co->text) {
+		out_mem(co->o, " ", 1);
+		out_str(co->o, h->section);
+	}
+	return 0;
+}
+
+/* One line (or piece) of text, copied with every address in it annotated. */
+static void text_line(struct resolve_ctx *c, const char *p, size_t n)
 {
 	struct kreloc_addr_info h;
+	struct kreloc_time when = { c->clock, 0, 0 };
+	bool timed = c->line_times && ktext_line_time(p, n, &when.ns, &when.span_ns);
 	struct ktext_num t;
 	size_t pos = 0;
 
@@ -642,15 +742,37 @@ static void text_piece(struct resolve_ctx *c, const char *p, size_t n)
 		out_mem(&c->o, p + pos, t.end - pos);
 		pos = t.end;
 		c->total++;
-		if (kreloc_resolve(c->one.r, t.value, 0, &h, sizeof(h)) != KRELOC_UNKNOWN) {
+		if (kreloc_resolve_at(c->one.r, t.value, 0, timed ? &when : NULL, &h,
+				      sizeof(h)) != KRELOC_UNKNOWN) {
 			if (h.module >= 0)
 				module_note(c, &c->one, &h, NULL);
 			annotate(&c->o, &h);
+		} else if (h.candidates > 1) {
+			struct cand_out co = { &c->o, false, true, 0 };
+
+			out_str(&c->o, " <ambiguous:");
+			kreloc_resolve_candidates(c->one.r, t.value, timed ? &when : NULL,
+						  emit_candidate, &co);
+			out_mem(&c->o, ">", 1);
+			c->failed++;
 		} else {
 			c->failed++;
 		}
 	}
 	out_mem(&c->o, p + pos, n - pos);
+}
+
+/* A piece of text: line by line, each with its own time. */
+static void text_piece(struct resolve_ctx *c, const char *p, size_t n)
+{
+	while (n) {
+		const char *nl = memchr(p, '\n', n);
+		size_t len = nl ? (size_t)(nl - p) + 1 : n;
+
+		text_line(c, p, len);
+		p += len;
+		n -= len;
+	}
 }
 
 /* --text: stdin to stdout line by line, as it arrives. */
@@ -749,6 +871,7 @@ int do_resolve(int argc, char **argv)
 		{ "modules-dir", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "text", no_argument, NULL, 't' },
+		{ "clock", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -760,7 +883,7 @@ int do_resolve(int argc, char **argv)
 	struct stat st;
 	size_t i;
 
-	while ((c = getopt_long(argc, argv, "+:s:D:m:k:v:d:jth", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:s:D:m:k:v:d:jtc:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 's': snap_path = optarg; break;
 		case 'D': ctx.dir = optarg; break;
@@ -770,6 +893,11 @@ int do_resolve(int argc, char **argv)
 		case 'd': moddir = optarg; break;
 		case 'j': json_output = true; break;
 		case 't': text = true; break;
+		case 'c':
+			if (parse_clock(optarg, &ctx.clock))
+				return usage_err("resolve", "--clock %s: perf or mono", optarg);
+			ctx.line_times = true;
+			break;
 		case 'h': fputs(resolve_help, stdout); return EXIT_OK;
 		default: return opt_err("resolve", c, argv);
 		}
