@@ -46,64 +46,11 @@ static int cmp_memidx(const void *a, const void *b, void *arg)
 	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
-static bool is_init_region(const char *name)
-{
-	return !strncmp(name, "init.", 5);
-}
-
-/*
- * When range x held its record's memory: from the load to the unload, an
- * init region only until ->init was done; each end unknown (0, UINT64_MAX)
- * where kreloc did not see it.
- */
-static void range_life(const struct ks_mod *m, const struct ks_mem *k, struct kres_mrange *x)
-{
-	int c;
-
-	for (c = 0; c < KS_NR_CLOCKS; c++) {
-		const struct kval *end = &m->t[c][KS_UNLOAD];
-
-		if (is_init_region(k->name) && m->t[c][KS_INIT].ok)
-			end = &m->t[c][KS_INIT];
-		x->from[c] = m->t[c][KS_LOAD].ok ? m->t[c][KS_LOAD].v : 0;
-		x->until[c] = end->ok ? end->v : UINT64_MAX;
-	}
-}
-
-/*
- * A range whose end kreloc did not see ended, at the latest, when a later
- * record was loaded into any of its memory: the loader does not hand out
- * memory twice.
- */
-static void clamp_lives(struct kres *r)
-{
-	const struct ksnap *s = r->snap;
-	size_t i, j;
-	int c;
-
-	for (i = 0; i < r->nr_mr; i++) {
-		struct kres_mrange *x = &r->mr[i];
-		const struct ks_mod *m = &s->mods[x->mod];
-
-		for (j = 0; j < r->nr_mr; j++) {
-			const struct kres_mrange *y = &r->mr[j];
-			const struct ks_mod *n = &s->mods[y->mod];
-
-			if (y->mod == x->mod || !m->load_gen.ok || !n->load_gen.ok ||
-			    n->load_gen.v <= m->load_gen.v ||
-			    !(x->lo < y->lo + y->len && y->lo < x->lo + x->len))
-				continue;
-			for (c = 0; c < KS_NR_CLOCKS; c++)
-				if (x->until[c] == UINT64_MAX && n->t[c][KS_LOAD].ok)
-					x->until[c] = n->t[c][KS_LOAD].v;
-		}
-	}
-}
-
 static int build_modules(struct kres *r, char *err, size_t errlen)
 {
 	const struct ksnap *s = r->snap;
 	size_t i, j, n = 0;
+	int c;
 
 	for (i = 0; i < s->nr_mods; i++)
 		n += s->mods[i].nr_mem;
@@ -134,7 +81,9 @@ static int build_modules(struct kres *r, char *err, size_t errlen)
 				x->len = k->size.v;
 				x->mod = (uint32_t)i;
 				x->mem = (uint32_t)j;
-				range_life(m, k, x);
+				for (c = 0; c < KS_NR_CLOCKS; c++)
+					ksnap_mem_life(s, m, k, (enum ks_clock)c, &x->from[c],
+						       &x->until[c]);
 				if (x->len > r->mr_maxlen)
 					r->mr_maxlen = x->len;
 			}
@@ -142,7 +91,6 @@ static int build_modules(struct kres *r, char *err, size_t errlen)
 		qsort_r(r->msec[i], ns, sizeof(size_t), cmp_memidx, m->mem);
 		r->nr_msec[i] = ns;
 	}
-	clamp_lives(r);
 	qsort(r->mr, r->nr_mr, sizeof(*r->mr), cmp_mr);
 	return 0;
 }

@@ -244,6 +244,39 @@ const char *ksnap_abi(const char *arch, int dot_text)
 	return "-";
 }
 
+static bool overlap(const struct ks_mem *a, const struct ks_mem *b)
+{
+	return a->kind == KS_REGION && b->kind == KS_REGION && a->addr.ok && a->size.ok &&
+	       b->addr.ok && b->size.ok && a->addr.v < b->addr.v + b->size.v &&
+	       b->addr.v < a->addr.v + a->size.v;
+}
+
+void ksnap_mem_life(const struct ksnap *s, const struct ks_mod *m, const struct ks_mem *k,
+		    enum ks_clock c, uint64_t *from, uint64_t *until)
+{
+	const struct kval *end = &m->t[c][KS_UNLOAD];
+	size_t i, j;
+
+	if (!strncmp(k->name, "init.", 5) && m->t[c][KS_INIT].ok)
+		end = &m->t[c][KS_INIT];
+	*from = m->t[c][KS_LOAD].ok ? m->t[c][KS_LOAD].v : 0;
+	*until = end->ok ? end->v : UINT64_MAX;
+	if (end->ok || !m->load_gen.ok)
+		return;
+	for (i = 0; i < s->nr_mods; i++) {
+		const struct ks_mod *n = &s->mods[i];
+
+		if (n == m || !n->load_gen.ok || n->load_gen.v <= m->load_gen.v ||
+		    !n->t[c][KS_LOAD].ok || n->t[c][KS_LOAD].v >= *until)
+			continue;
+		for (j = 0; j < n->nr_mem; j++)
+			if (overlap(k, &n->mem[j])) {
+				*until = n->t[c][KS_LOAD].v;
+				break;
+			}
+	}
+}
+
 /* ---- building the model ---- */
 
 static struct ks_mod *add_mod(struct ksnap *s)

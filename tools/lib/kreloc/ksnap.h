@@ -134,6 +134,16 @@ int ksnap_split(char *line, char **tok, int max);
 const struct ks_core *ksnap_core(const struct ksnap *s, const char *name);
 /* A module record's section of that name with an address, or NULL. */
 const struct ks_mem *ksnap_mod_section(const struct ks_mod *m, const char *name);
+/*
+ * When region k of record m held the record's memory, in clock c: [*from,
+ * *until], 0 and UINT64_MAX where kreloc did not see it begin or end.  An
+ * init region ends when ->init is done; an end kreloc did not see is, at
+ * the latest, the load of a later record into any of its memory (the
+ * loader does not hand out memory twice).
+ */
+void ksnap_mem_life(const struct ksnap *s, const struct ks_mod *m, const struct ks_mem *k,
+		    enum ks_clock c, uint64_t *from, uint64_t *until);
+
 /* A core section whose offset is published (STATUS ok or freed). */
 bool ksnap_core_usable(const struct ks_core *c);
 

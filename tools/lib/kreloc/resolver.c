@@ -413,8 +413,9 @@ KRELOC_API int kreloc_resolver_module_image(const struct kreloc_resolver *r, siz
 	return 0;
 }
 
-KRELOC_API int kreloc_resolver_module_symbols(const struct kreloc_resolver *r, size_t mod,
-					      kreloc_symbol_fn_t fn, void *ctx)
+/* A record's symbols at their addresses; all: freed init sections' too. */
+static int module_symbols(const struct kreloc_resolver *r, size_t mod, bool all,
+			  kreloc_symbol_fn_t fn, void *ctx)
 {
 	const struct kres_mod *ms;
 	const struct ksymfile *ko;
@@ -422,6 +423,9 @@ KRELOC_API int kreloc_resolver_module_symbols(const struct kreloc_resolver *r, s
 	size_t i;
 	int n = 0, ret;
 
+	if (!r || !fn)
+		return kr_fail(EINVAL, "kreloc_resolver_module_symbols: %s",
+			       !r ? "no resolver" : "no callback");
 	ret = module_of(r, mod, true, &ms);
 	if (ret)
 		return ret;
@@ -439,7 +443,7 @@ KRELOC_API int kreloc_resolver_module_symbols(const struct kreloc_resolver *r, s
 		if (!sec->name || !(sec->flags & SHF_ALLOC) || kplace_unplaced(sec->name))
 			continue;
 		k = ksnap_mod_section(ms->d.m, sec->name);
-		if (!k || !kplace_section_placed(ms->d.m, k))
+		if (!k || (!all && !kplace_section_placed(ms->d.m, k)))
 			continue;
 		y.address = k->addr.v + s->value;
 		y.type = kplace_type(sec, s->shn, s->bind, s->stt, ksf_exported(ko, s->name));
@@ -451,6 +455,18 @@ KRELOC_API int kreloc_resolver_module_symbols(const struct kreloc_resolver *r, s
 		n++;
 	}
 	return n;
+}
+
+KRELOC_API int kreloc_resolver_module_symbols(const struct kreloc_resolver *r, size_t mod,
+					      kreloc_symbol_fn_t fn, void *ctx)
+{
+	return module_symbols(r, mod, false, fn, ctx);
+}
+
+KRELOC_API int kreloc_resolver_module_symbols_all(const struct kreloc_resolver *r, size_t mod,
+						  kreloc_symbol_fn_t fn, void *ctx)
+{
+	return module_symbols(r, mod, true, fn, ctx);
 }
 
 KRELOC_API int kreloc_resolver_module_sections(const struct kreloc_resolver *r, size_t mod,

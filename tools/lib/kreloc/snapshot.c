@@ -359,6 +359,30 @@ KRELOC_API int kreloc_snapshot_module_time(const struct kreloc_snapshot *snap, s
 	return 0;
 }
 
+KRELOC_API int kreloc_snapshot_module_mem_time(const struct kreloc_snapshot *snap, size_t mod,
+					       size_t i, enum kreloc_clock clock, uint64_t *from,
+					       uint64_t *until)
+{
+	const struct ks_mod *m;
+	int c = ks_clock_of(clock), ret;
+
+	if (!snap || !from || !until || c < 0)
+		return kr_fail(EINVAL, "kreloc_snapshot_module_mem_time: %s",
+			       !snap ? "no snapshot" : c < 0 ? "unknown clock" : "no from/until");
+	ret = kr_check_mod(snap, mod);
+	if (ret)
+		return ret;
+	m = &snap->s.mods[mod];
+	if (i >= m->nr_mem)
+		return kr_fail(ERANGE, "no region %zu in record %s (it has %zu)", i, m->name,
+			       m->nr_mem);
+	if (m->mem[i].kind != KS_REGION)
+		return kr_fail(EINVAL, "%s %s is a section, not a region", m->name,
+			       m->mem[i].name);
+	ksnap_mem_life(&snap->s, m, &m->mem[i], (enum ks_clock)c, from, until);
+	return 0;
+}
+
 KRELOC_API int kreloc_snapshot_time(const struct kreloc_snapshot *snap,
 				    enum kreloc_snapshot_time what, enum kreloc_clock clock,
 				    uint64_t *ns)

@@ -372,6 +372,27 @@ KRELOC_API int kreloc_snapshot_module_time(const struct kreloc_snapshot *snap, s
 					   enum kreloc_module_event ev, enum kreloc_clock clock,
 					   uint64_t *ns);
 
+/**
+ * kreloc_snapshot_module_mem_time() - when a region held a record's memory
+ * @snap:	the snapshot
+ * @mod:	the record
+ * @i:		its region (kreloc_snapshot_module_mem(), kind KRELOC_MEM_REGION)
+ * @clock:	in which clock
+ * @from:	set to its load, 0 if kreloc did not see it (loaded before kreloc)
+ * @until:	set to its end: the unload, for an init region ->init's end;
+ *		one kreloc did not see ends at the load of a later record into
+ *		its memory, else UINT64_MAX (still loaded, or not known)
+ *
+ * A profiler that knows when it saw an address keeps the maps it builds
+ * from a record's regions for exactly this long.
+ *
+ * Return: 0, -ERANGE (bad @mod or @i), -EINVAL (not a region, bad @clock,
+ * NULL pointers).
+ */
+KRELOC_API int kreloc_snapshot_module_mem_time(const struct kreloc_snapshot *snap, size_t mod,
+					       size_t i, enum kreloc_clock clock, uint64_t *from,
+					       uint64_t *until);
+
 /* The snapshot's own times. */
 enum kreloc_snapshot_time {
 	KRELOC_TIME_TAKEN,		/* when it was read from the kernel */
@@ -811,6 +832,23 @@ KRELOC_API int kreloc_resolver_module_image(const struct kreloc_resolver *r, siz
  */
 KRELOC_API int kreloc_resolver_module_symbols(const struct kreloc_resolver *r, size_t mod,
 					      kreloc_symbol_fn_t fn, void *ctx);
+
+/**
+ * kreloc_resolver_module_symbols_all() - every symbol a record's memory held
+ * @r:		the resolver
+ * @mod:	the record (its file status KRELOC_FILE_OK)
+ * @fn:		called for each symbol of every section the record placed,
+ *		its init sections included when they are freed (their
+ *		addresses held them while ->init ran), with its st_size
+ * @ctx:	passed to @fn
+ *
+ * What a profiler needs for samples taken at any time of the record's
+ * life (kreloc_snapshot_module_time() says when each region lived).
+ *
+ * Return: as kreloc_resolver_module_symbols().
+ */
+KRELOC_API int kreloc_resolver_module_symbols_all(const struct kreloc_resolver *r, size_t mod,
+						  kreloc_symbol_fn_t fn, void *ctx);
 
 /**
  * kreloc_resolver_module_sections() - where a debugger places a record's .ko
