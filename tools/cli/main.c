@@ -23,6 +23,7 @@ static const struct cmd cmds[] = {
 	{ "probe", do_probe, "add/remove a kprobe from a symbol or link-time address" },
 	{ "gdb", do_gdb, "a gdb script: vmlinux and every module section where they run" },
 	{ "kallsyms", do_kallsyms, "a /proc/kallsyms of the snapshot's boot, for perf" },
+	{ "inject", do_inject, "a perf.data whose every module sample perf names" },
 	{ "version", do_version, "version and compiled-in features" },
 	{ "help", do_help, "this text" },
 	{ NULL, NULL, NULL },

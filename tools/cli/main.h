@@ -133,6 +133,7 @@ int do_resolve(int argc, char **argv);
 int do_probe(int argc, char **argv);
 int do_gdb(int argc, char **argv);
 int do_kallsyms(int argc, char **argv);
+int do_inject(int argc, char **argv);
 int do_version(int argc, char **argv);
 
 #endif
