@@ -36,7 +36,10 @@ static const char kallsyms_help[] =
 	"snapshot's build id is fetched), and a .ko not found is fetched by its\n"
 	"build id.  Symbols in core sections without a published offset are left\n"
 	"out.  A .ko of another build is left out with the reason (exit 1); a\n"
-	"module without a found .ko gets no symbols (a warning).\n";
+	"module without a found .ko gets no symbols (a warning).  A /proc/kallsyms\n"
+	"has no time: records that held the same memory one after the other are\n"
+	"listed all, each named in a warning; for perf, `kreloc inject` keeps them\n"
+	"apart.\n";
 
 struct ks_opts {
 	const char *snap, *map, *vmlinux, *moddir, *out;
@@ -155,6 +158,56 @@ static char **module_tags(const struct kreloc_snapshot *s, size_t n, const struc
 	return tags;
 }
 
+/* Do the regions whose symbols the file lists (not freed init) of records i and j overlap? */
+static bool listed_overlap(const struct kreloc_snapshot *s, size_t i, size_t j)
+{
+	struct kreloc_module_info a, b;
+	struct kreloc_mem_info x, y;
+	size_t k, l;
+
+	kreloc_snapshot_module(s, i, &a, sizeof(a));
+	kreloc_snapshot_module(s, j, &b, sizeof(b));
+	for (k = 0; k < a.nr_mem; k++) {
+		kreloc_snapshot_module_mem(s, i, k, &x, sizeof(x));
+		if (x.kind != KRELOC_MEM_REGION || !x.address.known || !x.size.known ||
+		    !strcmp(x.state, "freed"))
+			continue;
+		for (l = 0; l < b.nr_mem; l++) {
+			kreloc_snapshot_module_mem(s, j, l, &y, sizeof(y));
+			if (y.kind == KRELOC_MEM_REGION && y.address.known && y.size.known &&
+			    strcmp(y.state, "freed") &&
+			    x.address.value < y.address.value + y.size.value &&
+			    y.address.value < x.address.value + x.size.value)
+				return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * A /proc/kallsyms has no time: two records whose memory overlapped (the
+ * loader reuses freed memory) both list symbols at those addresses, and a
+ * reader cannot tell which held them when.  Say which.  Returns, per
+ * record, the index of the next one over it (or -1).
+ */
+static int *overlaps(const struct kreloc_snapshot *s, size_t n, char **tags)
+{
+	int *next = malloc((n + 1) * sizeof(*next));
+	size_t i, j;
+
+	for (i = 0; next && i < n; i++) {
+		next[i] = -1;
+		for (j = i + 1; j < n && next[i] < 0; j++)
+			if (listed_overlap(s, i, j))
+				next[i] = (int)j;
+		if (next[i] >= 0)
+			p_warn("[%s] and [%s] held the same addresses one after the other: the file "
+			       "lists both, and no reader of it can tell which held an address "
+			       "when; for perf, use kreloc inject", tags[i], tags[next[i]]);
+	}
+	return next;
+}
+
 /* Each record's .ko, found and checked; warnings and errors said.  Returns the exit code. */
 static int check_modules(const struct kreloc_resolver *r, const struct kreloc_snapshot *s,
 			 size_t n, enum kreloc_file_status *st)
@@ -209,8 +262,8 @@ static int write_sym(void *ctx, const struct kreloc_symbol *y)
 }
 
 static void print_json(const struct ks_opts *o, const struct kreloc_snapshot *s,
-		       const struct kreloc_resolver *r, char **tags, const size_t *counts,
-		       size_t core, size_t left_out)
+		       const struct kreloc_resolver *r, char **tags, const int *over,
+		       const size_t *counts, size_t core, size_t left_out)
 {
 	static const char *const st[] = { "ok", "missing", "mismatch", "unavailable" };
 	struct kreloc_snapshot_info si;
@@ -241,6 +294,8 @@ static void print_json(const struct ks_opts *o, const struct kreloc_snapshot *s,
 		jsonw_string_field(json_wtr, "status", st[mf.status]);
 		jsonw_string_field(json_wtr, "reason", mf.why);
 		jsonw_uint_field(json_wtr, "symbols", counts[i]);
+		jsonw_string_field(json_wtr, "overlapped_by", over && over[i] >= 0 ?
+				   tags[over[i]] : NULL);
 		jsonw_end_object(json_wtr);
 	}
 	jsonw_end_array(json_wtr);
@@ -257,6 +312,7 @@ int do_kallsyms(int argc, char **argv)
 	struct writer w = { 0 };
 	size_t *counts = NULL, i, left_out = 0, core;
 	char err[1024], **tags = NULL;
+	int *over = NULL;
 	struct ofile of;
 	int ret, mret;
 
@@ -278,6 +334,7 @@ int do_kallsyms(int argc, char **argv)
 		ret = EXIT_FAIL;
 		goto out;
 	}
+	over = overlaps(s, si.nr_modules, tags);
 	mret = check_modules(r, s, si.nr_modules, st);
 	if (ofile_open(&of, o.out, err, sizeof(err))) {
 		p_err("%s", err);
@@ -308,11 +365,12 @@ int do_kallsyms(int argc, char **argv)
 	}
 	ret = mret;
 	if (json_output)
-		print_json(&o, s, r, tags, counts, core, left_out);
+		print_json(&o, s, r, tags, over, counts, core, left_out);
 out:
 	for (i = 0; tags && i < si.nr_modules; i++)
 		free(tags[i]);
 	free(tags);
+	free(over);
 	free(counts);
 	free(st);
 	kreloc_resolver_free(r);
