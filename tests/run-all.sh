@@ -24,8 +24,9 @@
 #                     arm64-7           trixie-backports' newest 7.x arm64
 #                   (each the newest of its series that has headers; the
 #                   5.10, trixie and 7.x ones built in a root of their
-#                   release, rig/root.sh).  amd64-6.1 includes perf with
-#                   kreloc kallsyms (rig/vm-perf.sh) and gdb with a vmlinux
+#                   release, rig/root.sh).  amd64-6.1 and amd64-7 include
+#                   perf (that release's) with kreloc inject
+#                   (rig/vm-inject.sh), amd64-6.1 gdb with a vmlinux
 #                   made from the image and the map (rig/vm-gdb.sh).  The
 #                   boot tests run with the kernels they use: bookworm's with
 #                   amd64-6.1 and amd64-6.12, trixie's with amd64-7.  "debug"
@@ -155,9 +156,11 @@ run_target() {
 	"$top/rig/vm-tests.sh" "$envf" "$omap" "$RESULTS" || fail "$t: rig failed"
 	echo "# $t: the kreloc CLI (two boots)"
 	"$top/rig/vm-tools.sh" "$envf" "$RESULTS" || fail "$t: CLI rig failed"
+	if [ "$t" = amd64-6.1 ] || [ "$t" = amd64-7 ]; then
+		echo "# $t: perf names every module sample after kreloc inject (perf of that release)"
+		"$top/rig/vm-inject.sh" "$envf" "$RESULTS" || fail "$t: perf rig failed"
+	fi
 	if [ "$t" = amd64-6.1 ]; then
-		echo "# $t: perf names an unloaded module's samples with kreloc kallsyms"
-		"$top/rig/vm-perf.sh" "$envf" "$RESULTS" || fail "$t: perf rig failed"
 		echo "# $t: gdb with kreloc gdb's script (a vmlinux from the image and the map)"
 		"$top/rig/vm-gdb.sh" "$envf" "$RESULTS" || fail "$t: gdb rig failed"
 		echo "# $t: the examples of README.md and the man pages that need the live kernel"

@@ -100,7 +100,7 @@ if [ $profile = text ] || [ $profile = fleet ]; then
 	make -s -C "$work/src/tools/cli" kreloc-static >&2
 	cp "$work/src/tools/cli/kreloc-static" "$work/stage/kreloc/kreloc"
 fi
-[ $profile = text ] && "$top/rig/stage-perf.sh" "$work/stage"
+[ $profile = text ] && "$top/rig/stage-perf.sh" "$work/stage" > /dev/null
 if [ $profile = fleet ]; then
 	mkdir -p "$work/gone"
 	cp "$top/tests/tools/gone-module/"*.c "$top/tests/tools/gone-module/Kbuild" "$work/gone/"

@@ -7,7 +7,7 @@
 # their real .ko files, and the bad inputs that must give a clear error
 # and no wrong symbol (a map or vmlinux of another build, a .ko of another
 # build or release, a missing .ko).  Their real results (gdb breakpoints,
-# perf samples) are checked in QEMU by rig/vm-gdb.sh and rig/vm-perf.sh.
+# perf samples) are checked in QEMU by rig/vm-gdb.sh and rig/vm-inject.sh.
 set -uo pipefail
 K="$1" GEN="$2" W="$3"
 here=$(cd "$(dirname "$0")" && pwd)
