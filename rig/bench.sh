@@ -6,7 +6,9 @@
 # next to kreloc's twin, a module of kreloc's objects with an empty ->init
 # built the same way; core offsets vs /proc/kallsyms, the full map vs
 # kallsyms + sysfs sections), with vfat and bridge loaded so there are
-# modules to map.  Ends with the insmod ratios of every kernel.  Not part of `make check`: numbers are reported,
+# modules to map.  Ends with the insmod ratios of every kernel, then the
+# host's benches: kreloc resolve (tests/tools/bench.sh) and kreloc inject
+# next to perf inject -b (bench/inject.sh).  Not part of `make check`: numbers are reported,
 # never asserted.  Under QEMU TCG absolute times are slow; the ratios,
 # measured side by side in one run, are what to read.
 #   KRELOC_BENCH_TARGETS  default: the amd64 and arm64 targets of make check
@@ -74,3 +76,12 @@ rm -f "$CACHE/tmp/bench-summary.$$"
 
 echo "== kreloc resolve (host), next to addr2line"
 "$top/tests/tools/bench.sh"
+
+# kreloc inject on the recordings rig/vm-inject.sh takes in a 6.1 guest (a
+# run of make check leaves them; else one is made here, results ignored).
+echo "== kreloc inject (host), next to perf inject -b"
+ienv="$CACHE/tmp/bench-inject.env"
+"$top/rig/kernel-amd64.sh" 6.1 > "$ienv"
+iwork="$CACHE/run/inject-$(sed -n 's/^KVER=//p' "$ienv")"
+[ -s "$iwork/guest/snapshot" ] || "$top/rig/vm-inject.sh" "$ienv" /dev/null > /dev/null 2>&1
+"$top/bench/inject.sh" "$iwork/guest" "$iwork/mods"
