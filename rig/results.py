@@ -13,6 +13,11 @@
 # hand.  A job's row says passed, failed and skipped as its KTAP blocks
 # counted them (a job that crashed or left no result counts one failure,
 # as rig/jobs.sh counts it), its wall time, and the kernel it booted.
+#
+# A job may also leave tables of what it measured, as RUNDIR/table.NAME.md
+# (a "## title" line, then Markdown): each goes into FILE's tables
+# section under its NAME, replacing the one an earlier run left there, with
+# the date and tree of the run that measured it.
 import datetime
 import glob
 import os
@@ -22,6 +27,9 @@ import sys
 
 BEGIN = "<!-- results: one row per job, written by rig/results.py -->"
 END = "<!-- end of results -->"
+TBEGIN = "<!-- tables: written by rig/results.py from the jobs' table.NAME.md -->"
+TEND = "<!-- end of tables -->"
+TMARK = re.compile(r"^<!-- table (\S+) -->$")
 HEAD = "| job | kernel | passed | failed | skipped | seconds | run (UTC) | tree |"
 SEP = "|---|---|---:|---:|---:|---:|---|---|"
 
@@ -100,11 +108,45 @@ def old_rows(path):
     return rows
 
 
+def old_tables(path):
+    """{NAME: lines} of the tables section of FILE."""
+    tables, name = {}, None
+    try:
+        text = open(path).read().splitlines()
+    except OSError:
+        return tables
+    inside = False
+    for line in text:
+        if line == TBEGIN:
+            inside = True
+        elif line == TEND:
+            inside = False
+        elif inside:
+            m = TMARK.match(line)
+            if m:
+                name = m.group(1)
+                tables[name] = []
+            elif name:
+                tables[name].append(line)
+    return tables
+
+
+def new_tables(rundir, when, tree):
+    tables = {}
+    for tf in glob.glob(os.path.join(rundir, "table.*.md")):
+        name = os.path.basename(tf)[len("table."):-len(".md")]
+        lines = open(tf).read().rstrip("\n").splitlines()
+        tables[name] = lines + ["", "(measured %s, tree %s)" % (when, tree), ""]
+    return tables
+
+
 def main():
     rundir, path = sys.argv[1], sys.argv[2]
     top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")
     rows = old_rows(path)
+    tables = old_tables(path)
+    tables.update(new_tables(rundir, when, tree_id(top)))
     new = this_run(rundir, when, tree_id(top))
     rows.update({cell(k): v for k, v in new.items()})
     out = [
@@ -123,6 +165,11 @@ def main():
     ]
     out += [rows[k] for k in sorted(rows)]
     out += [END, ""]
+    if tables:
+        out += ["## Measured by the jobs", "", TBEGIN]
+        for name in sorted(tables):
+            out += ["<!-- table %s -->" % name] + tables[name]
+        out += [TEND, ""]
     tmp = path + ".tmp"
     with open(tmp, "w") as f:
         f.write("\n".join(out))
