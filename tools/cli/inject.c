@@ -46,9 +46,9 @@
 #include "symfile.h"
 
 static const char inject_help[] =
-	"Usage: kreloc inject -i PERF.DATA -o OUT --snapshot FILE [--modules-dir DIR]\n"
-	"                     [--system-map FILE | --kallsyms FILE | --vmlinux FILE]\n"
-	"                     [--symbols-dir DIR] [--json]\n"
+	"Usage: kreloc inject -i|--input PERF.DATA -o|--output OUT --snapshot FILE\n"
+	"                     [--modules-dir DIR] [--system-map FILE | --kallsyms FILE |\n"
+	"                     --vmlinux FILE] [--symbols-dir DIR] [--json]\n"
 	"Write OUT, a copy of the perf.data recorded on the snapshot's boot in which\n"
 	"every module region that lived during the recording is a timed kernel map:\n"
 	"plain `perf report -i OUT` and `perf script -i OUT` then name the samples of\n"
@@ -154,6 +154,19 @@ static void modname(char *out, size_t len, const char *s, size_t n)
 
 /* ---- the recording ---- */
 
+/* perf record -k's name of a clock id. */
+static const char *clockid_name(int id)
+{
+	switch (id) {
+	case CLOCK_REALTIME: return "realtime";
+	case CLOCK_MONOTONIC: return "monotonic";
+	case CLOCK_MONOTONIC_RAW: return "monotonic_raw";
+	case CLOCK_BOOTTIME: return "boottime";
+	case CLOCK_TAI: return "tai";
+	}
+	return "?";
+}
+
 /* The clock every attribute stamps with; 0, or -1 with the reason. */
 static int recording_clock(struct inject *in)
 {
@@ -168,9 +181,9 @@ static int recording_clock(struct inject *in)
 		} else if (a->clockid == CLOCK_MONOTONIC) {
 			c = KRELOC_CLOCK_MONOTONIC;
 		} else {
-			p_err("%s: recorded with perf record -k %d (clockid): kreloc records "
+			p_err("%s: recorded with perf record -k %s (clockid %d): kreloc records "
 			      "local_clock (perf's default) and CLOCK_MONOTONIC (-k monotonic) "
-			      "only", in->in_path, (int)a->clockid);
+			      "only", in->in_path, clockid_name(a->clockid), (int)a->clockid);
 			return -1;
 		}
 		if (i && c != in->clock) {
