@@ -37,7 +37,7 @@ LIVE = [
      "make deb; run.sh: the apt-get install of ./deb/ in the dracut root, the by-hand "
      "block in the trixie root, command by command), then the images booted"),
     (r"^make (demo|check)\b", "the suite itself (.ci/run runs make check; make demo boots its own VM)"),
-    (r"^(perf (record|report)|perf script\s+[^|\s]|sleep \d+; kill)",
+    (r"^(perf (record|report)|perf script\s+[^|\s]|perf script -i|sleep \d+; kill|kreloc inject\b)",
      "rig/vm-inject.sh: perf sessions with kreloc inject on amd64-6.1 and amd64-7"),
     (r"^gdb-multiarch\b", "rig/vm-gdb.sh: gdb on QEMU's gdbstub with kreloc gdb's script"),
     (r"^echo .*>\s*/sys/kernel/tracing/", "rig/vm-examples.sh: in a boot of amd64-6.1, with the probe the block adds"),

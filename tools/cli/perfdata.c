@@ -147,7 +147,6 @@ static int read_features(struct pd_file *f, char *err, size_t errlen)
 int pd_open(struct pd_file *f, const char *path, char *err, size_t errlen)
 {
 	struct stat st;
-	uint64_t magic, hsize;
 	void *m;
 	int fd;
 
@@ -169,8 +168,25 @@ int pd_open(struct pd_file *f, const char *path, char *err, size_t errlen)
 	close(fd);
 	if (m == MAP_FAILED)
 		return fail(err, errlen, "%s: %s", path, strerror(errno));
-	f->map = m;
-	f->len = (size_t)st.st_size;
+	if (pd_parse(f, m, (size_t)st.st_size, path, err, errlen)) {
+		munmap(m, (size_t)st.st_size);
+		memset(f, 0, sizeof(*f));
+		return -1;
+	}
+	f->mapped = true;
+	return 0;
+}
+
+int pd_parse(struct pd_file *f, const unsigned char *data, size_t len, const char *path,
+	     char *err, size_t errlen)
+{
+	uint64_t magic, hsize;
+
+	memset(f, 0, sizeof(*f));
+	if (len < PD_PIPE_SIZE)
+		return fail(err, errlen, "%s: not a perf.data file (%zu bytes)", path, len);
+	f->map = data;
+	f->len = len;
 	magic = rd64(f->map);
 	hsize = rd64(f->map + 8);
 	if (magic == __builtin_bswap64(PD_MAGIC2))
@@ -217,7 +233,7 @@ int pd_open(struct pd_file *f, const char *path, char *err, size_t errlen)
 
 void pd_close(struct pd_file *f)
 {
-	if (f->map)
+	if (f->map && f->mapped)
 		munmap((void *)f->map, f->len);
 	free(f->attr);
 	memset(f, 0, sizeof(*f));

@@ -69,10 +69,14 @@ struct pd_file {
 	/* Where perf finds an event's id: in a sample from the start, in others from the end. */
 	int id_pos, is_pos;		/* in u64s; -1: no id (one attribute) */
 	bool sample_id_all;		/* every attribute has it */
+	bool mapped;			/* pd_open()'s: unmapped by pd_close() */
 };
 
 /* Map and check a perf.data file.  0, or -1 with err set (the file is left alone). */
 int pd_open(struct pd_file *f, const char *path, char *err, size_t errlen);
+/* The same for len bytes at data (kept, not copied; name for the messages). */
+int pd_parse(struct pd_file *f, const unsigned char *data, size_t len, const char *name,
+	     char *err, size_t errlen);
 void pd_close(struct pd_file *f);
 
 /* Is feature bit set, and where is its data (NULL if not, or out of the file)? */

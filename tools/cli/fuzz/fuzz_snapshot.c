@@ -49,10 +49,19 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 		struct kres_hit h;
 		size_t i;
 
-		for (i = 0; i < s.nr_mods && i < 8; i++)
-			if (s.mods[i].nr_mem && s.mods[i].mem[0].addr.ok)
-				kres_lookup(&r, s.mods[i].mem[0].addr.v + 1, &h);
-		kres_lookup(&r, 0xffffffff81000000ull, &h);
+		struct kres_when w = { KS_LOCAL, 0, 0 };
+		char why[256];
+
+		for (i = 0; i < s.nr_mods && i < 8; i++) {
+			if (!s.mods[i].nr_mem || !s.mods[i].mem[0].addr.ok)
+				continue;
+			/* ... at any time, and at the record's own times (a window at each). */
+			kres_lookup(&r, s.mods[i].mem[0].addr.v + 1, NULL, &h);
+			w.lo = w.hi = s.mods[i].t[KS_LOCAL][KS_LOAD].v;
+			kres_lookup(&r, s.mods[i].mem[0].addr.v + 1, &w, &h);
+			kres_why(&r, s.mods[i].mem[0].addr.v + 1, false, &w, why, sizeof(why));
+		}
+		kres_lookup(&r, 0xffffffff81000000ull, NULL, &h);
 	}
 	kres_free(&r);
 	ksnap_free(&s);

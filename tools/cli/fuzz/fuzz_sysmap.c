@@ -48,7 +48,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 		uint64_t a;
 
 		for (a = 0xffffffff83000000ull; a < 0xffffffff84000000ull; a += 0x100003)
-			if (kres_lookup(&r, a, &h) == KRES_CORE && !h.sym)
+			if (kres_lookup(&r, a, NULL, &h) == KRES_CORE && !h.sym)
 				abort();
 		if (r.tab && r.tab->nr) {
 			long k = kres_find(r.tab, r.tab->addr[r.tab->nr - 1]);
