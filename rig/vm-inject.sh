@@ -50,8 +50,9 @@ cp -r "$top/tools" "$top/lib" "$work/src/"
 make -s -C "$work/src/tools/cli" clean >/dev/null
 make -s -C "$work/src/tools/cli" kreloc kreloc-static >&2
 cp "$work/src/tools/cli/kreloc-static" "$work/stage/kreloc/kreloc"
-${CC:-cc} -static -O2 -Wall -Wextra -Werror -std=gnu11 -o "$work/stage/kreloc/clockstamp" \
-	"$top/tests/perf/clockstamp.c"
+${CC:-cc} -static -O2 -Wall -Wextra -Werror -std=gnu11 -I"$top/selftests/kreloc" \
+	-o "$work/stage/kreloc/clockstamp" "$top/tests/perf/clockstamp.c" \
+	"$top/selftests/kreloc/kreloc_util.c" "$top/lib/kreloc_note.c"
 # The perf of the kernel's release: the host's (bookworm) for 6.1, the
 # root's linux-perf of the same series for the others.
 perf_series=$(sed -E 's/^([0-9]+\.[0-9]+).*/\1/' <<<"$KVER")

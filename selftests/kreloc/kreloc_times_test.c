@@ -7,21 +7,16 @@
  *
  * Each time kreloc publishes is checked against the clock it names, read
  * by this program around the event: CLOCK_MONOTONIC with clock_gettime(),
- * and perf's clock (local_clock()) as perf itself reports it, the time of
- * a PERF_RECORD_COMM a dummy software event writes when this program
- * renames itself.  Output is KTAP.
+ * and perf's clock (local_clock()) as perf itself reports it
+ * (kr_perf_clock_now()).  Output is KTAP.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
-#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #include "kselftest.h"
@@ -37,67 +32,6 @@ struct rtimes {
 };
 
 static const char *kreloc_ko, *dummy_ko, *slow_ko;
-static int perf_fd = -1;
-static void *perf_ring;
-static long page;
-
-/* A dummy event on this task, writing the time of each COMM record. */
-static int perf_clock_open(void)
-{
-	struct perf_event_attr a = {
-		.type = PERF_TYPE_SOFTWARE,
-		.size = sizeof(a),
-		.config = PERF_COUNT_SW_DUMMY,
-		.sample_type = PERF_SAMPLE_TIME,
-		.sample_id_all = 1,
-		.comm = 1,
-		.exclude_kernel = 1,
-	};
-
-	page = sysconf(_SC_PAGESIZE);
-	perf_fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	if (perf_fd < 0)
-		return -1;
-	perf_ring = mmap(NULL, 3 * page, PROT_READ | PROT_WRITE, MAP_SHARED, perf_fd, 0);
-	return perf_ring == MAP_FAILED ? -1 : 0;
-}
-
-/* Copy @len bytes at ring offset @pos out of the 2-page data area. */
-static void ring_copy(void *dst, unsigned long long pos, size_t len)
-{
-	const char *data = (const char *)perf_ring + page;
-	unsigned long long size = 2 * (unsigned long long)page;
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		((char *)dst)[i] = data[(pos + i) % size];
-}
-
-/* Now in perf's clock: the time perf stamps a COMM record of this task with. */
-static long long perf_clock_now(void)
-{
-	struct perf_event_mmap_page *mp = perf_ring;
-	unsigned long long head, tail;
-	long long t = -1;
-
-	if (perf_fd < 0)
-		return -1;
-	prctl(PR_SET_NAME, "kreloc_times");
-	head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
-	for (tail = mp->data_tail; tail < head; ) {
-		struct perf_event_header h;
-
-		ring_copy(&h, tail, sizeof(h));
-		if (h.size < sizeof(h) + 8)
-			break;
-		/* sample_id_all with PERF_SAMPLE_TIME only: the time ends the record. */
-		if (h.type == PERF_RECORD_COMM)
-			ring_copy(&t, tail + h.size - 8, 8);
-		tail += h.size;
-	}
-	__atomic_store_n(&mp->data_tail, head, __ATOMIC_RELEASE);
-	return t;
-}
 
 static long long mono_now(void)
 {
@@ -110,7 +44,7 @@ static long long mono_now(void)
 /* Both clocks, read by the test itself. */
 static void now(long long t[NR_CLOCKS])
 {
-	t[LOCAL] = perf_clock_now();
+	t[LOCAL] = kr_perf_clock_now();
 	t[MONO] = mono_now();
 }
 
@@ -324,7 +258,7 @@ int main(int argc, char **argv)
 		ksft_exit_skip("must be run as root\n");
 	if (access(kreloc_ko, R_OK) || access(dummy_ko, R_OK) || access(slow_ko, R_OK))
 		ksft_exit_skip("modules not found\n");
-	if (perf_clock_open())
+	if (kr_perf_clock_open())
 		ksft_exit_skip("perf_event_open: %s: perf's clock cannot be read\n", strerror(errno));
 	ksft_set_plan(9);
 

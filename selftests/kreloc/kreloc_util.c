@@ -12,6 +12,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/capability.h>
+#include <linux/perf_event.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include "kreloc_util.h"
 #include "../../lib/kreloc_note.h"
 
@@ -356,4 +359,70 @@ int kr_kmsg_splat(const char *log)
 {
 	return strstr(log, "Oops") || strstr(log, "BUG:") || strstr(log, "WARNING: CPU:") ||
 	       strstr(log, "general protection") || strstr(log, "Call Trace");
+}
+
+static int perf_fd = -1;
+static void *perf_ring;
+static long perf_page;
+
+int kr_perf_clock_open(void)
+{
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(a),
+		.config = PERF_COUNT_SW_DUMMY,
+		.sample_type = PERF_SAMPLE_TIME,
+		.sample_id_all = 1,
+		.comm = 1,
+		.exclude_kernel = 1,
+	};
+
+	perf_page = sysconf(_SC_PAGESIZE);
+	perf_fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (perf_fd < 0)
+		return -1;
+	/* One page of header, two of data. */
+	perf_ring = mmap(NULL, 3 * perf_page, PROT_READ | PROT_WRITE, MAP_SHARED, perf_fd, 0);
+	if (perf_ring == MAP_FAILED) {
+		close(perf_fd);
+		perf_fd = -1;
+		return -1;
+	}
+	return 0;
+}
+
+/* Copy @len bytes at ring offset @pos out of the data area, which wraps. */
+static void ring_copy(void *dst, unsigned long long pos, size_t len)
+{
+	const char *data = (const char *)perf_ring + perf_page;
+	unsigned long long size = 2 * (unsigned long long)perf_page;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		((char *)dst)[i] = data[(pos + i) % size];
+}
+
+long long kr_perf_clock_now(void)
+{
+	struct perf_event_mmap_page *mp = perf_ring;
+	unsigned long long head, tail;
+	long long t = -1;
+
+	if (perf_fd < 0)
+		return -1;
+	prctl(PR_SET_NAME, "kreloc_clock");
+	head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
+	for (tail = mp->data_tail; tail < head; ) {
+		struct perf_event_header h;
+
+		ring_copy(&h, tail, sizeof(h));
+		if (h.size < sizeof(h) + 8)
+			break;
+		/* sample_id_all with PERF_SAMPLE_TIME only: the time ends the record. */
+		if (h.type == PERF_RECORD_COMM)
+			ring_copy(&t, tail + h.size - 8, 8);
+		tail += h.size;
+	}
+	__atomic_store_n(&mp->data_tail, head, __ATOMIC_RELEASE);
+	return t;
 }

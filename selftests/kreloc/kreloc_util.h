@@ -66,6 +66,15 @@ int kr_write_file(const char *path, const char *s);
  */
 char *kr_kmsg(long long after, long long *last);
 
+/*
+ * perf's clock (local_clock()), read as perf itself reports it: the time
+ * of the PERF_RECORD_COMM a dummy software event on this task writes when
+ * it renames itself.  kr_perf_clock_open() first (0, or -1 with errno);
+ * kr_perf_clock_now() then gives nanoseconds, or -1.
+ */
+int kr_perf_clock_open(void);
+long long kr_perf_clock_now(void);
+
 /* Oops, BUG, WARNING or general protection fault in @log: 1, else 0. */
 int kr_kmsg_splat(const char *log);
 

@@ -416,6 +416,27 @@ static bool unloaded(const struct kreloc_addr_info *in)
 	return strcmp(in->module_state, "live") && strcmp(in->module_state, "coming");
 }
 
+/* Where an address is: symbol, offset, module, section (and why no symbol). */
+static void json_place(const struct kreloc_addr_info *h)
+{
+	if (h->symbol) {
+		jsonw_name(json_wtr, "symbol");
+		jsonw_string_len(json_wtr, h->symbol, h->symbol_len);
+	} else {
+		jsonw_null_field(json_wtr, "symbol");
+	}
+	jsonw_hex_field(json_wtr, "offset", h->offset);
+	jsonw_string_field(json_wtr, "module", h->module_name);
+	if (h->module_name) {
+		if (h->load_gen.known)
+			jsonw_uint_field(json_wtr, "load_gen", h->load_gen.value);
+		jsonw_string_field(json_wtr, "module_state", h->module_state);
+	}
+	jsonw_string_field(json_wtr, "section", h->section);
+	if (h->note)
+		jsonw_string_field(json_wtr, "note", h->note);
+}
+
 static void emit_json(struct item *it)
 {
 	const struct kreloc_addr_info *h = &it->info;
@@ -452,22 +473,7 @@ static void emit_json(struct item *it)
 		jsonw_end_object(json_wtr);
 		return;
 	}
-	if (h->symbol) {
-		jsonw_name(json_wtr, "symbol");
-		jsonw_string_len(json_wtr, h->symbol, h->symbol_len);
-	} else {
-		jsonw_null_field(json_wtr, "symbol");
-	}
-	jsonw_hex_field(json_wtr, "offset", h->offset);
-	jsonw_string_field(json_wtr, "module", h->module_name);
-	if (h->module_name) {
-		if (h->load_gen.known)
-			jsonw_uint_field(json_wtr, "load_gen", h->load_gen.value);
-		jsonw_string_field(json_wtr, "module_state", h->module_state);
-	}
-	jsonw_string_field(json_wtr, "section", h->section);
-	if (h->note)
-		jsonw_string_field(json_wtr, "note", h->note);
+	json_place(h);
 	jsonw_end_object(json_wtr);
 }
 
@@ -705,18 +711,7 @@ static int emit_candidate(void *ctx, const struct kreloc_addr_info *h)
 
 	if (co->json) {
 		jsonw_start_object(json_wtr);
-		if (h->symbol) {
-			jsonw_name(json_wtr, "symbol");
-			jsonw_string_len(json_wtr, h->symbol, h->symbol_len);
-		} else {
-			jsonw_null_field(json_wtr, "symbol");
-		}
-		jsonw_hex_field(json_wtr, "offset", h->offset);
-		jsonw_string_field(json_wtr, "module", h->module_name);
-		if (h->load_gen.known)
-			jsonw_uint_field(json_wtr, "load_gen", h->load_gen.value);
-		jsonw_string_field(json_wtr, "module_state", h->module_state);
-		jsonw_string_field(json_wtr, "section", h->section);
+		json_place(h);
 		jsonw_end_object(json_wtr);
 		return 0;
 	}
