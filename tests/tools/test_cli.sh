@@ -129,11 +129,11 @@ run s2 --root "$R" show --json
 check "show --json: one object, schema 1, $nrec module records, text offset $koff" \
 	json "$W/s2.out" 'd["schema"]==1 and len(d["modules"])=='"$nrec"' and d["sections"][0]["offset"]=="'"$koff"'"'
 (umask 022; "$K" --root "$R" snapshot -o "$SNAP" > "$W/s3.out" 2> "$W/s3.err"); rc=$?
-if [ "$rc" -eq 0 ] && [ "$(head -1 "$SNAP")" = "KRELOC-SNAPSHOT 2" ] &&
+if [ "$rc" -eq 0 ] && [ "$(head -1 "$SNAP")" = "KRELOC-SNAPSHOT 3" ] &&
    [ "$(grep -c '^module ' "$SNAP")" -eq "$nrec" ] && [ "$(tail -1 "$SNAP")" = "end $(wc -l < "$SNAP")" ]; then
-	ok "snapshot: version 2, $nrec module records, the end line counts the lines ($(wc -c < "$SNAP") bytes)"
+	ok "snapshot: version 3, $nrec module records, the end line counts the lines ($(wc -c < "$SNAP") bytes)"
 else
-	nok "snapshot: version 2, $nrec module records, end line"; diag < "$W/s3.err"
+	nok "snapshot: version 3, $nrec module records, end line"; diag < "$W/s3.err"
 fi
 check "snapshot -o under umask 022: mode 0600, it holds the KASLR offset ($(stat -c %a "$SNAP"))" \
 	test "$(stat -c %a "$SNAP")" = 600
@@ -168,8 +168,9 @@ if [ "$(id -u)" = 0 ]; then
 else
 	for i in 1 2 3 4 5 6 7; do skip "snapshot -o special files" "needs root (mknod)"; done
 fi
-check "snapshot: the module records carry their .ko build ids ($(grep -c '^module .* [0-9a-f]\{40\}$' "$SNAP") of $nrec)" \
-	test "$(grep -c '^module .* [0-9a-f]\{40\}$' "$SNAP")" -eq "$nrec"
+# (BUILD_ID is the 8th field of a module line; the times follow it in version 3)
+nbid=$(awk '$1 == "module" && length($8) == 40 && $8 ~ /^[0-9a-f]+$/' "$SNAP" | wc -l)
+check "snapshot: the module records carry their .ko build ids ($nbid of $nrec)" test "$nbid" -eq "$nrec"
 run s5 show --snapshot "$SNAP" --json
 check "snapshot round trip: show --snapshot equals show of the live tree" cmp -s "$W/s2.out" "$W/s5.out"
 run s6 --root "$R" show --snapshot "$SNAP"
@@ -731,7 +732,7 @@ corrupt trunc_last "head -n $((L - 1)) '$SNAP'" "$L: truncated: no 'end' line"
 corrupt trunc_midline "head -c $(( $(head -n $((ml - 1)) "$SNAP" | wc -c) + 10 )) '$SNAP'" "$ml: module: expected NAME"
 corrupt empty ": " '1: empty file'
 corrupt magic "sed '1s/.*/KRELOC-SNAPSHUT 2/' '$SNAP'" "1: not a kreloc snapshot"
-corrupt version "sed '1s/.*/KRELOC-SNAPSHOT 3/' '$SNAP'" "1: snapshot format version 3 is newer"
+corrupt version "sed '1s/.*/KRELOC-SNAPSHOT 4/' '$SNAP'" "1: snapshot format version 4 is newer"
 cl=$(grep -n '^core text ' "$SNAP" | cut -d: -f1)
 corrupt badhex "sed '${cl}s/0x[0-9a-f]*/0xzz/' '$SNAP'" "$cl: core section: value is neither 0xHEX nor '-'"
 corrupt longhex "sed '${cl}s/0x\([0-9a-f]*\)/0x11111111\1/' '$SNAP'" "$cl: core section"
@@ -739,7 +740,7 @@ corrupt fields "sed '${cl}s/ ok$//' '$SNAP'" "$cl: core section: expected"
 corrupt dupkey "sed '4s/.*/ARCH x86_64\nARCH x86_64/' '$SNAP'" "5: header key given twice"
 corrupt nokey "sed '/^ARCH /d' '$SNAP'" "[0-9]+: header key ARCH missing"
 corrupt orphan "sed '0,/^module /{/^module /d}' '$SNAP'" "[0-9]+: region/section before any module line"
-corrupt buildid "sed '/^module /s/ [0-9a-f]\{40\}$/ xyz/' '$SNAP'" "[0-9]+: module: BUILD_ID is neither hex nor '-'"
+corrupt buildid "sed '/^module /s/ [0-9a-f]\{40\} / xyz /' '$SNAP'" "[0-9]+: module: BUILD_ID is neither hex nor '-'"
 corrupt endcount "sed '\$s/.*/end 3/' '$SNAP'" "$L: end: line count does not match"
 corrupt after "cat '$SNAP'; echo junk" "$((L + 1)): text after the 'end' line"
 corrupt nul "sed '9s/ok/o\x00k/' '$SNAP'" "9: NUL byte in line"
