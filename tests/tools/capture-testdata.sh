@@ -48,8 +48,8 @@
 #       debuginfod tests: vfat (Debian's stripped .ko, which no debuginfod
 #       serves), kreloc_busy loaded, then kreloc_gone (tests/tools/gone-module)
 #       loaded and unloaded again (a history record with init code; module
-#       memory freed earlier may be reused, the newest record at an address
-#       is the one named); then `kreloc snapshot`:
+#       memory freed earlier may be reused: an address two records held is
+#       ambiguous without a time); then `kreloc snapshot`:
 #         snapshot          the snapshot (this tree's CLI)
 #         kallsyms.xz       /proc/kallsyms of that boot: the module lines,
 #                           every 16th core text line, the init text, the
