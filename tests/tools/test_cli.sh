@@ -75,7 +75,7 @@ for c in "" $("$K" --help | awk '/^Commands/ {on = 1; next} on && !NF {exit} on 
 	fi
 done
 OC="$W/optcheck"; mkdir -p "$OC/tools/cli" "$OC/Documentation"; cp "$top/Documentation/cli.md" "$OC/Documentation/"; cp -r "$top/tools/cli/Documentation" "$top/tools/cli/bash-completion" "$OC/tools/cli/"
-sed -i 's/--modules-dir --json --text --help/--modules-dir --json --help/' "$OC/tools/cli/bash-completion/kreloc"
+sed -i 's/ --json --text --help -'"'"'/ --json --help -'"'"'/' "$OC/tools/cli/bash-completion/kreloc"
 check "optcheck fails when the completion lacks one option (resolve --text)" \
 	sh -c '! python3 "$1" "$2" "$3" resolve > /dev/null' sh "$here/optcheck.py" "$OC" "$K"
 # --json for every command: one JSON object on stdout, results or error.
