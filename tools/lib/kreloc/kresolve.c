@@ -71,13 +71,15 @@ static void range_life(const struct ks_mod *m, const struct ks_mem *k, struct kr
 }
 
 /*
- * A range whose end kreloc did not see ended, at the latest, when a later
- * record was loaded into any of its memory: the loader does not hand out
- * memory twice.
+ * A range whose end kreloc did not see ended, at the latest, when the
+ * first later record was loaded into any of its memory: the loader does
+ * not hand out memory twice.  (The first: several may have been loaded
+ * there one after another, in any order in the snapshot.)
  */
 static void clamp_lives(struct kres *r)
 {
 	const struct ksnap *s = r->snap;
+	bool open[KS_NR_CLOCKS];
 	size_t i, j;
 	int c;
 
@@ -85,6 +87,8 @@ static void clamp_lives(struct kres *r)
 		struct kres_mrange *x = &r->mr[i];
 		const struct ks_mod *m = &s->mods[x->mod];
 
+		for (c = 0; c < KS_NR_CLOCKS; c++)
+			open[c] = x->until[c] == UINT64_MAX;
 		for (j = 0; j < r->nr_mr; j++) {
 			const struct kres_mrange *y = &r->mr[j];
 			const struct ks_mod *n = &s->mods[y->mod];
@@ -94,7 +98,7 @@ static void clamp_lives(struct kres *r)
 			    !(x->lo < y->lo + y->len && y->lo < x->lo + x->len))
 				continue;
 			for (c = 0; c < KS_NR_CLOCKS; c++)
-				if (x->until[c] == UINT64_MAX && n->t[c][KS_LOAD].ok)
+				if (open[c] && n->t[c][KS_LOAD].ok && n->t[c][KS_LOAD].v < x->until[c])
 					x->until[c] = n->t[c][KS_LOAD].v;
 		}
 	}
