@@ -11,11 +11,7 @@ K="$1" AC="$2" W="$3"
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/fixtures.sh"
-# Sanitizers: abort on the first report, so a report is also a nonzero exit.
-export ASAN_OPTIONS="abort_on_error=1:detect_leaks=1" UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
-
-exec 3>&1
-echo "TAP version 13"
+ktap_begin
 # json FILE PYTHON-EXPR: the file is one JSON object (pure ASCII) for which EXPR holds (d)
 json() {
 	python3 -c 'import json,sys; d=json.loads(open(sys.argv[1],"rb").read().decode("ascii")); assert '"$2" "$1" 2> "$W/json.err"

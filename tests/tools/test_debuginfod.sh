@@ -33,9 +33,7 @@ set -uo pipefail
 K="$1" W="$2"
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/fixtures.sh"
-export ASAN_OPTIONS="abort_on_error=1:detect_leaks=1" UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
-exec 3>&1
-echo "TAP version 13"
+ktap_begin
 mkdir -p "$W"
 F="$here/data/amd64-6.1-fleet"
 VML="${KRELOC_TEST_VMLINUX:-$CACHE/maps/$KVER.vmlinux}"

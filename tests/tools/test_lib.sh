@@ -18,9 +18,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 L="$top/tools/lib/kreloc"
 . "$here/fixtures.sh"
-export ASAN_OPTIONS="abort_on_error=1:detect_leaks=1" UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
-exec 3>&1
-echo "TAP version 13"
+ktap_begin
 mkdir -p "$W"
 
 make -s -C "$L" shared > "$W/build.log" 2>&1 || { echo "not ok 1 build libkreloc"; sed 's/^/# /' "$W/build.log"; echo "1..1"; exit 1; }

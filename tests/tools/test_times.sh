@@ -31,9 +31,7 @@ K="$1" AC="$2" W="$3"
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$here/fixtures.sh"
-export ASAN_OPTIONS="abort_on_error=1:detect_leaks=1" UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
-exec 3>&1
-echo "TAP version 13"
+ktap_begin
 mkdir -p "$W"
 D="$here/data/amd64-6.1-reuse"
 TC="$here/timecheck.py"
