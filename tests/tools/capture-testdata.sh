@@ -48,8 +48,8 @@
 #       debuginfod tests: vfat (Debian's stripped .ko, which no debuginfod
 #       serves), kreloc_busy loaded, then kreloc_gone (tests/tools/gone-module)
 #       loaded and unloaded again (a history record with init code; module
-#       memory freed earlier may be reused, the newest record at an address
-#       is the one named); then `kreloc snapshot`:
+#       memory freed earlier may be reused: an address two records held is
+#       ambiguous without a time); then `kreloc snapshot`:
 #         snapshot          the snapshot (this tree's CLI)
 #         kallsyms.xz       /proc/kallsyms of that boot: the module lines,
 #                           every 16th core text line, the init text, the
@@ -60,12 +60,39 @@
 #         modules/NAME.ko.xz  kreloc_busy and kreloc_gone as built here,
 #                           with their DWARF (what a -dbg package holds)
 #         CAPTURE
+#
+#   reuse (data/amd64-6.1-reuse)  the 6.1 kernel as for cli, for the times
+#       kreloc records (snapshot format 3): one module's memory held by
+#       another after it.  Under `perf record -a`, with kprobes on the two
+#       modules' functions (init and text) traced in two ftrace buffers
+#       (trace_clock perf, which is local_clock(), and an instance in mono,
+#       CLOCK_MONOTONIC) and a trace_marker line at each stage: loads
+#       kreloc_busy (A), spins in it, unloads it, loads kreloc_gone (B; the
+#       loader puts it at A's old address, which is checked here), unloads
+#       it, loads kreloc_busy again (A2) and spins; then `kreloc snapshot`.
+#       Each buffer is read while the module its events fell in is loaded
+#       (ftrace names addresses when it prints them).  Saves:
+#         snapshot          `kreloc snapshot` at the end (this tree's CLI)
+#         debugfs/          every file of /sys/kernel/debug/kreloc after it
+#         kallsyms-A, -B, -A2  the module's /proc/kallsyms lines while it
+#                           was loaded (the ground truth of each stage)
+#         trace-perf, trace-mono  the two buffers: markers "kreloc-stage
+#                           NAME" (before, A, A-last, gap-AB, B, B-last,
+#                           gap-BA, A2, end), each probe hit with its %ip
+#         perf-script       `perf script -F comm,tid,cpu,time,event,ip,sym,dso`,
+#                           the samples whose ip lies in a module record
+#         kallsyms.xz       /proc/kallsyms at the end: the module lines,
+#                           the markers and the anchors
+#         notes/NAME        as for cli
+#         modules/NAME.ko.xz  kreloc_busy and kreloc_gone as built here,
+#                           without their DWARF
+#         CAPTURE
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/rig/lib.sh"
 
 profile=cli
-case "${1:-}" in cli | rust | text | fleet) profile="$1"; shift ;; esac
+case "${1:-}" in cli | rust | text | fleet | reuse) profile="$1"; shift ;; esac
 out="$1" old="${2:-}"
 envf="$CACHE/tmp/capture-$profile.env"
 case $profile in
@@ -91,7 +118,7 @@ rust)
 esac
 cp "$work/build/kreloc.ko" "$work/stage/kreloc/"
 [ -n "$old" ] && cp "$old" "$work/stage/kreloc/kreloc-v1"
-if [ $profile = text ] || [ $profile = fleet ]; then
+if [ $profile = text ] || [ $profile = fleet ] || [ $profile = reuse ]; then
 	mkdir -p "$work/busy" "$work/src"
 	cp "$top/tests/dbgtools/module/"*.c "$top/tests/dbgtools/module/Kbuild" "$work/busy/"
 	make -s -C "$KDIR" M="$work/busy" modules >/dev/null
@@ -100,8 +127,8 @@ if [ $profile = text ] || [ $profile = fleet ]; then
 	make -s -C "$work/src/tools/cli" kreloc-static >&2
 	cp "$work/src/tools/cli/kreloc-static" "$work/stage/kreloc/kreloc"
 fi
-[ $profile = text ] && "$top/rig/stage-perf.sh" "$work/stage" > /dev/null
-if [ $profile = fleet ]; then
+if [ $profile = text ] || [ $profile = reuse ]; then "$top/rig/stage-perf.sh" "$work/stage" > /dev/null; fi
+if [ $profile = fleet ] || [ $profile = reuse ]; then
 	mkdir -p "$work/gone"
 	cp "$top/tests/tools/gone-module/"*.c "$top/tests/tools/gone-module/Kbuild" "$work/gone/"
 	make -s -C "$KDIR" M="$work/gone" modules >/dev/null
@@ -196,6 +223,68 @@ rmmod kreloc_gone
 mods="kreloc_busy vfat fat"
 EOT
 ;;
+reuse) cat >> "$work/stage/kreloc/job" <<'EOT'
+T=/sys/kernel/tracing
+mount -t tracefs nodev $T 2>/dev/null
+# One buffer per clock kreloc records: the top one in perf's clock
+# (local_clock()), an instance in CLOCK_MONOTONIC.
+mkdir $T/instances/mono
+echo perf > $T/trace_clock
+echo mono > $T/instances/mono/trace_clock
+# Probes on functions of both modules, armed by the kernel as each loads
+# (at MODULE_STATE_COMING: their init functions too).  The event's name
+# says whose function the kernel found at %ip.
+echo 'p:kr/busy_init kreloc_busy:kreloc_busy_init ip=%ip' >> $T/kprobe_events
+echo 'p:kr/busy_spin kreloc_busy:kreloc_busy_spin ip=%ip' >> $T/kprobe_events
+echo 'p:kr/spin_write kreloc_busy:spin_write ip=%ip' >> $T/kprobe_events
+echo 'p:kr/gone_init kreloc_gone:kreloc_gone_init ip=%ip' >> $T/kprobe_events
+echo 1 > $T/events/kr/enable
+echo 1 > $T/instances/mono/events/kr/enable
+cat > /tmp/stages <<'EOS'
+T=/sys/kernel/tracing
+mark() { echo "kreloc-stage $1" > $T/trace_marker; echo "kreloc-stage $1" > $T/instances/mono/trace_marker; }
+# Read while the module the events fell in is loaded: ftrace names an
+# address when it prints it.
+drain() {
+	grep -v '^#' $T/trace >> /tmp/trace-perf; echo > $T/trace
+	grep -v '^#' $T/instances/mono/trace >> /tmp/trace-mono; echo > $T/instances/mono/trace
+}
+ks() { echo "FILE-BEGIN kallsyms-$1"; grep "\[$2\]" /proc/kallsyms; echo "FILE-END kallsyms-$1"; }
+mark before
+insmod ./kreloc_busy.ko
+mark A
+echo 300 > /sys/kernel/debug/kreloc_busy/spin
+ks A kreloc_busy
+drain
+mark A-last
+rmmod kreloc_busy
+mark gap-AB
+insmod ./kreloc_gone.ko
+mark B
+ks B kreloc_gone
+drain
+mark B-last
+rmmod kreloc_gone
+mark gap-BA
+drain
+insmod ./kreloc_busy.ko
+mark A2
+echo 300 > /sys/kernel/debug/kreloc_busy/spin
+ks A2 kreloc_busy
+drain
+mark end
+drain
+EOS
+echo -1 > /proc/sys/kernel/perf_event_paranoid
+perf record -q -e cpu-clock -F 500 -a -o /tmp/perf.data -- sh /tmp/stages
+perf script -i /tmp/perf.data -F comm,tid,cpu,time,event,ip,sym,dso 2>/dev/null > /tmp/perf.txt
+emit perf-script /tmp/perf.txt
+emit trace-perf /tmp/trace-perf
+emit trace-mono /tmp/trace-mono
+./kreloc snapshot -o /tmp/snap && emit snapshot /tmp/snap
+mods=""
+EOT
+;;
 esac
 cat >> "$work/stage/kreloc/job" <<'EOT'
 for f in info sections anchors modules; do emit "debugfs/$f" "$d/$f"; done
@@ -277,6 +366,33 @@ EOPY
 	xz -9e < "$out.tmp/kallsyms.sel" > "$out.tmp/kallsyms.xz"
 	rm "$out.tmp/kallsyms.sel"
 	;;
+reuse)
+	awk -v m="$markers" 'NR == FNR { if (!/^#/) a[$1] = 1; next }
+		$4 != "" || $3 ~ m || ($3 in a)' \
+		"$out.tmp/debugfs/anchors" "$out.tmp/kallsyms" | xz -9e > "$out.tmp/kallsyms.xz"
+	# B at A's old address, as the loader reuses freed memory: the point of it.
+	ta=$(awk '$1 == "region" && $2 == "text" {print $3}' "$out.tmp/debugfs/module/kreloc_busy@"* | sort -u)
+	tb=$(awk '$1 == "region" && $2 == "text" {print $3}' "$out.tmp/debugfs/module/kreloc_gone@"*)
+	[ "$ta" = "$tb" ] || die "reuse: kreloc_busy's .text at $(echo $ta), kreloc_gone's at $tb: not one address"
+	# The samples in module memory (the tests resolve those), not the whole machine's.
+	python3 - "$out.tmp" <<'EOPY'
+import sys
+d = sys.argv[1]
+regions = []
+for l in open(d + "/snapshot"):
+    f = l.split()
+    if f[:1] == ["region"] and f[2] != "-" and f[3] != "-":
+        regions.append((int(f[2], 16), int(f[2], 16) + int(f[3], 16)))
+keep = []
+for l in open(d + "/perf-script"):
+    f = l.split()
+    ip = [int(w, 16) for w in f if len(w) == 16 and all(c in "0123456789abcdef" for c in w)]
+    if ip and any(lo <= ip[0] < hi for lo, hi in regions):
+        keep.append(l)
+open(d + "/perf-script", "w").writelines(keep)
+EOPY
+	rm -f "$out.tmp/blacklist"
+	;;
 fleet)
 	awk -v m="$markers" 'NR == FNR { if (!/^#/) a[$1] = 1; next }
 		$3 == "_sinittext" { init = 1 }
@@ -290,7 +406,7 @@ mkdir -p "$out.tmp/modules"
 case $profile in
 cli) mods="dummy fat vfat" ;;
 rust) mods="ax88796b_rust" ;;
-text | fleet) mods="" ;;
+text | fleet | reuse) mods="" ;;
 esac
 for m in $mods; do
 	ko=$(find "$modroot/lib/modules/$KVER/kernel" -name "$m.ko*" | head -1)
@@ -302,6 +418,12 @@ done
 # Without its DWARF (the build id and the symbol table stay): what resolve reads.
 [ $profile = text ] && objcopy --strip-debug "$work/busy/kreloc_busy.ko" "$work/busy/kreloc_busy.stripped.ko" &&
 	xz -9e -c "$work/busy/kreloc_busy.stripped.ko" > "$out.tmp/modules/kreloc_busy.ko.xz"
+if [ $profile = reuse ]; then
+	for m in busy/kreloc_busy gone/kreloc_gone; do
+		objcopy --strip-debug "$work/$m.ko" "$work/$m.stripped.ko"
+		xz -9e -c "$work/$m.stripped.ko" > "$out.tmp/modules/${m#*/}.ko.xz"
+	done
+fi
 if [ $profile = fleet ]; then
 	xz -9e -c "$work/busy/kreloc_busy.ko" > "$out.tmp/modules/kreloc_busy.ko.xz"
 	xz -9e -c "$work/gone/kreloc_gone.ko" > "$out.tmp/modules/kreloc_gone.ko.xz"
@@ -317,6 +439,11 @@ fi
 		echo "kreloc.ko: built from this tree at $(git -C "$top" rev-parse --short HEAD), link-time data from the vmlinuz"
 		echo "job: insmod kreloc.ko; modprobe vfat; insmod kreloc_busy.ko; insmod kreloc_gone.ko;"
 		echo "  rmmod kreloc_gone; kreloc snapshot" ;;
+	reuse)
+		echo "kreloc.ko: built from this tree at $(git -C "$top" rev-parse --short HEAD), link-time data from the vmlinuz"
+		echo "job: insmod kreloc.ko; ftrace kprobes on both modules, trace_clock perf (and mono in an instance);"
+		echo "  under perf record -a: insmod kreloc_busy.ko, spin 300 ms, rmmod; insmod kreloc_gone.ko"
+		echo "  (at kreloc_busy's old address), rmmod; insmod kreloc_busy.ko, spin 300 ms; kreloc snapshot" ;;
 	text)
 		echo "kreloc.ko: built from this tree at $(git -C "$top" rev-parse --short HEAD), link-time data from the vmlinuz"
 		echo "job: insmod kreloc.ko; modprobe vfat; insmod kreloc_busy.ko; kreloc snapshot; kprobes and"

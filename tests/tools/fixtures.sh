@@ -24,6 +24,13 @@ OTHER_VFAT=$(find "$CACHE"/k/amd64-6.12.*/root/lib/modules -name 'vfat.ko*' 2>/d
 # it prints after the plan); failed=1 after a "not ok".  Commands run with
 # run() use $K, the kreloc build under test.
 n=0 failed=0
+# ktap_begin: a KTAP document on stdout, results on fd 3 as they come; the
+# sanitizers abort on the first report, so a report is a nonzero exit too.
+ktap_begin() {
+	export ASAN_OPTIONS="abort_on_error=1:detect_leaks=1" UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
+	exec 3>&1
+	echo "TAP version 13"
+}
 ok() { n=$((n + 1)); echo "ok $n $*" >&3; }
 nok() { n=$((n + 1)); failed=1; echo "not ok $n $*" >&3; }
 skip() { n=$((n + 1)); echo "ok $n $1 # SKIP $2" >&3; }

@@ -6,7 +6,9 @@
 #   KRELOC-TEST-BEGIN tools-cli
 #   <KTAP document>
 #   KRELOC-TEST-END tools-cli rc=N
-# and tools-dbgtools (tests/tools/test_dbgtools.sh: `kreloc gdb`, `kreloc
+# and tools-times (test_times.sh: the times of snapshot format 3, resolve
+# ADDR@SECONDS and --clock on a guest's module memory reused by another),
+# tools-dbgtools (tests/tools/test_dbgtools.sh: `kreloc gdb`, `kreloc
 # kallsyms`), tools-examples (tests/tools/test_examples.sh: every shell
 # example of README.md and the man pages), tools-lib (test_lib.sh:
 # libkreloc's exports, ABI, install, example, threads) and tools-debuginfod
@@ -29,7 +31,7 @@ trap 'rm -rf "$W"' EXIT
 
 build_log="$W/build.log"
 rc=0
-echo "KRELOC-TEST-PLAN tools-cli tools-dbgtools tools-examples tools-lib tools-debuginfod"
+echo "KRELOC-TEST-PLAN tools-cli tools-times tools-dbgtools tools-examples tools-lib tools-debuginfod"
 echo "KRELOC-TEST-BEGIN tools-cli"
 if ! make -s -C "$top/tools/cli" kreloc kreloc-san > "$build_log" 2>&1 ||
    ! ${CC:-cc} -std=c11 -O2 -Wall -Wextra -Werror -I"$top/tools" -o "$W/addrcheck" \
@@ -52,6 +54,16 @@ else
 	rc=$?
 fi
 echo "KRELOC-TEST-END tools-cli rc=$rc"
+echo "KRELOC-TEST-BEGIN tools-times"
+if [ -x "$top/tools/cli/kreloc-san" ] && [ -x "$W/addrcheck" ]; then
+	"$here/test_times.sh" "$top/tools/cli/kreloc-san" "$W/addrcheck" "$W/times"
+	r=$?
+else
+	printf 'TAP version 13\n1..1\nnot ok 1 build the kreloc CLI and addrcheck\n'
+	r=1
+fi
+echo "KRELOC-TEST-END tools-times rc=$r"
+[ $r -eq 0 ] || rc=$r
 if [ -x "$top/tools/cli/kreloc-san" ] && [ -x "$W/gen" ]; then
 	echo "KRELOC-TEST-BEGIN tools-dbgtools"
 	"$here/test_dbgtools.sh" "$top/tools/cli/kreloc-san" "$W/gen" "$W/d"

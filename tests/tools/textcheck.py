@@ -12,16 +12,36 @@ inserted after numbers (past the brackets closing them), and:
     NUMBER - OFF, in that MODULE (or the core kernel), with no symbol of it
     between there and NUMBER;
   - each number in the core kernel's text (_stext.._etext) or a loaded
-    module's text region must have one.
+    module's text region must have one;
+  - a number that several module records' memory held (the loader reuses
+    freed memory; holders.py reads the snapshot's regions) must have
+    " <ambiguous: SYMBOL+0xOFF [MODULE@GEN] | ...>" instead, naming each of
+    those records, newest first, and nothing else; the candidate of a
+    module /proc/kallsyms lists must be what it gives there.
 The numbers are found here with a regular expression of its own, not with
 kreloc's code.  Prints one line of counts; exit 1 on any mismatch.
 """
 import bisect
+import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import holders  # noqa: E402
+
 TOK = re.compile(rb"(?<![0-9A-Za-z_])(?:0[xX])?([0-9a-fA-F]{1,16})(?![0-9A-Za-z_])[)\]>}]*")
 ANN = re.compile(rb" <([^<>\s\[\]]+)\+0x([0-9a-f]+)(?: \[([A-Za-z0-9_-]+)(?:@[0-9]+)?\])?>")
+AMB = re.compile(rb" <ambiguous: ([^<>]+)>")
+
+
+def named(syms, v, sym, off, mod):
+    """None if kallsyms has sym in mod at v - off with no symbol between; else what it gives."""
+    table = syms.get(mod.replace(b"-", b"_"), [])
+    addrs = [x for x, _ in table]
+    k = bisect.bisect_right(addrs, v)
+    if any(x == v - off and n == sym for x, n in table) and k > 0 and addrs[k - 1] == v - off:
+        return None
+    return "%s+0x%x" % (table[k - 1][1].decode(), v - addrs[k - 1]) if k else "nothing"
 
 
 def load_kallsyms(path):
@@ -58,9 +78,10 @@ def main():
     by_name = {n: a for a, n in core}
     stext, etext = by_name.get(b"_stext"), by_name.get(b"_etext")
     mtext = module_text(snap_path)
+    recs = holders.records(snap_path)
     inp = open(in_path, "rb").read().split(b"\n")
     out = open(out_path, "rb").read().split(b"\n")
-    errors, counts = [], {"core": 0, "module": 0, "numbers": 0}
+    errors, counts = [], {"core": 0, "module": 0, "numbers": 0, "ambiguous": 0}
     if len(inp) != len(out):
         errors.append("%d lines in, %d out" % (len(inp), len(out)))
     for lineno, (a, b) in enumerate(zip(inp, out), 1):
@@ -76,20 +97,33 @@ def main():
             ann = ANN.match(b, j)
             in_text = (stext is not None and etext is not None and stext <= v < etext) or \
                 any(lo <= v < hi for lo, hi, _ in mtext)
+            want = holders.holders(recs, v)
+            amb = AMB.match(b, j)
+            if len(want) > 1 or amb:
+                cands = holders.split_candidates(amb.group(1).decode()) if amb else None
+                why = holders.check_candidates(cands, want, None) if amb else "not marked ambiguous"
+                for sym, off, modgen, _ in cands if not why else []:
+                    mod = modgen.split("@")[0].encode()
+                    if mod in syms:
+                        wrong = named(syms, v, sym.encode(), off, mod)
+                        if wrong:
+                            why = "candidate %s+0x%x [%s] but kallsyms gives %s" % (sym, off, modgen, wrong)
+                if why:
+                    errors.append("line %d: %s, which %s held: %s" % (lineno, m.group(0).decode(), want, why))
+                else:
+                    counts["ambiguous"] += 1
+                j = amb.end() if amb else j
+                continue
             if not ann:
                 if in_text:
                     errors.append("line %d: %s (kernel text) has no symbol" % (lineno, m.group(0).decode()))
                 continue
             j = ann.end()
             sym, off, mod = ann.group(1), int(ann.group(2), 16), ann.group(3) or b""
-            table = syms.get(mod.replace(b"-", b"_"), [])
-            addrs = [x for x, _ in table]
-            k = bisect.bisect_right(addrs, v)
-            ok = any(x == v - off and n == sym for x, n in table) and k > 0 and addrs[k - 1] == v - off
-            if not ok:
-                want = "%s+0x%x" % (table[k - 1][1].decode(), v - addrs[k - 1]) if k else "nothing"
+            wrong = named(syms, v, sym, off, mod)
+            if wrong:
                 errors.append("line %d: %s: <%s> but kallsyms gives %s" %
-                              (lineno, m.group(0).decode(), b[ann.start() + 2:ann.end() - 1].decode(), want))
+                              (lineno, m.group(0).decode(), b[ann.start() + 2:ann.end() - 1].decode(), wrong))
             counts["module" if mod else "core"] += 1
         if a[i:] != b[j:]:
             errors.append("line %d differs from the input after byte %d: %r / %r" % (lineno, i, a[i:i + 40], b[j:j + 40]))
@@ -97,8 +131,8 @@ def main():
         errors.append("no address annotated")
     for e in errors[:8]:
         print(e, file=sys.stderr)
-    print("%d numbers, %d core and %d module addresses named, %d errors" %
-          (counts["numbers"], counts["core"], counts["module"], len(errors)))
+    print("%d numbers, %d core and %d module addresses named, %d ambiguous (several records held them), %d errors" %
+          (counts["numbers"], counts["core"], counts["module"], counts["ambiguous"], len(errors)))
     return 1 if errors else 0
 
 

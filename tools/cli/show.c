@@ -17,6 +17,46 @@ static void jval(const char *name, const struct kreloc_value *v, bool hex)
 		jsonw_uint_field(json_wtr, name, v->value);
 }
 
+/* The getters of kreloc's times, alike: what (an event or a snapshot time) of record i. */
+typedef int (*time_fn)(const struct kreloc_snapshot *s, size_t i, int what,
+		       enum kreloc_clock clock, uint64_t *ns);
+
+static int snapshot_time(const struct kreloc_snapshot *s, size_t i, int what,
+			 enum kreloc_clock clock, uint64_t *ns)
+{
+	(void)i;
+	return kreloc_snapshot_time(s, (enum kreloc_snapshot_time)what, clock, ns);
+}
+
+static int module_time(const struct kreloc_snapshot *s, size_t i, int what,
+		       enum kreloc_clock clock, uint64_t *ns)
+{
+	return kreloc_snapshot_module_time(s, i, (enum kreloc_module_event)what, clock, ns);
+}
+
+/*
+ * WHAT_local_ns and WHAT_mono_ns for each of the n names (in the order of
+ * the getter's enum): decimal nanoseconds, or null where kreloc did not
+ * see it.
+ */
+static void json_times(const struct kreloc_snapshot *s, size_t i, const char *const *names,
+		       int n, time_fn get)
+{
+	static const enum kreloc_clock clocks[] = { KRELOC_CLOCK_LOCAL, KRELOC_CLOCK_MONOTONIC };
+	char name[32];
+	uint64_t ns;
+	int w, c;
+
+	for (w = 0; w < n; w++)
+		for (c = 0; c < 2; c++) {
+			snprintf(name, sizeof(name), "%s_%s_ns", names[w], c ? "mono" : "local");
+			if (get(s, i, w, clocks[c], &ns))
+				jsonw_null_field(json_wtr, name);
+			else
+				jsonw_uint_field(json_wtr, name, ns);
+		}
+}
+
 static void show_json(const struct kreloc_snapshot *s)
 {
 	struct kreloc_snapshot_info si;
@@ -42,6 +82,8 @@ static void show_json(const struct kreloc_snapshot *s)
 	jval("kerneloffset", &si.kerneloffset, true);
 	jval("ref_linked", &si.ref_linked, true);
 	jval("ref_runtime", &si.ref_runtime, true);
+	json_times(s, 0, (const char *const[]){ "taken", "since", "init_freed_by" }, 3,
+		   snapshot_time);
 	jsonw_name(json_wtr, "sections");
 	jsonw_start_array(json_wtr);
 	for (i = 0; !kreloc_snapshot_section(s, i, &c, sizeof(c)); i++) {
@@ -79,6 +121,7 @@ static void show_json(const struct kreloc_snapshot *s)
 		jval("load_gen", &m.load_gen, false);
 		jval("unload_gen", &m.unload_gen, false);
 		jsonw_string_field(json_wtr, "build_id", m.build_id);
+		json_times(s, i, (const char *const[]){ "load", "init", "unload" }, 3, module_time);
 		for (kind = KRELOC_MEM_REGION; kind <= KRELOC_MEM_SECTION; kind++) {
 			jsonw_name(json_wtr, kind == KRELOC_MEM_REGION ? "regions" : "sections");
 			jsonw_start_array(json_wtr);
