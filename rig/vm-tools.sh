@@ -339,7 +339,14 @@ cls="$work/stage"
 	else
 		echo "not ok 1 boot 1 gave a snapshot and its /proc/kallsyms (module symbols: $have_mods)"
 	fi
-	"$work/addrcheck" gen "$work/kallsyms1" 10000 42 "$work/modsect1" > "$work/addrs"
+	# Each address at the time of the snapshot (ADDR@SECONDS): kreloc's own
+	# freed init memory holds a module loaded after it, and an address two
+	# records held is ambiguous without a time; kallsyms1 is of that moment
+	# (only dummy came and went since, which the snapshot does not know).
+	taken=$(awk '$1 == "TAKEN_LOCAL_NS" && $2 != "-" {print $2}' "$work/snap")
+	"$work/addrcheck" gen "$work/kallsyms1" 10000 42 "$work/modsect1" |
+		awk -v t="$taken" '{ if (t != "") printf "%s@%d.%09d\n", $1, t / 1e9, t % 1e9; else print }' \
+		> "$work/addrs"
 	# check N DESC FILE...: addrcheck's verdict on a resolve output, count for count
 	check() {
 		local num="$1" desc="$2" res
