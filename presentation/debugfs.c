@@ -99,6 +99,7 @@ static int kreloc_info_show(struct seq_file *m, void *v)
 	seq_printf(m, "MODULES_UNRECORDED=%u\n", kreloc_modules_unrecorded());
 	seq_printf(m, "GENERATION=%llu\n", kreloc_modules_generation());
 	seq_printf(m, "HISTORY_MAX=%u\n", kreloc_modules_history_max());
+	seq_printf(m, "KPROBE_UNIQUE=%s\n", kreloc_iter_count_rule());
 	return 0;
 }
 
