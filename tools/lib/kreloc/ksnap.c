@@ -35,6 +35,7 @@ void ksnap_free(struct ksnap *s)
 	free(s->status);
 	free(s->init);
 	free(s->linked_source);
+	free(s->kprobe_unique);
 	for (i = 0; i < s->nr_anchors; i++) {
 		free(s->anchors[i].name);
 		free(s->anchors[i].section);
@@ -440,6 +441,7 @@ static const struct hdr_key {
 	{ "REF_LINKED", H_HEX, offsetof(struct ksnap, ref_linked), 0 },
 	{ "REF_RUNTIME", H_HEX, offsetof(struct ksnap, ref_runtime), 0 },
 	{ "LINKED_SOURCE", H_STR, offsetof(struct ksnap, linked_source), 0 },
+	{ "KPROBE_UNIQUE", H_STR, offsetof(struct ksnap, kprobe_unique), 0 },
 	{ NULL, H_STR, 0, 0 },
 };
 
@@ -752,6 +754,7 @@ int ksnap_write(const struct ksnap *s, FILE *f)
 	put(&w, "REF_LINKED %s\n", kval_hex(a, &s->ref_linked));
 	put(&w, "REF_RUNTIME %s\n", kval_hex(a, &s->ref_runtime));
 	put(&w, "LINKED_SOURCE %s\n", str_or_dash(s->linked_source));
+	put(&w, "KPROBE_UNIQUE %s\n", str_or_dash(s->kprobe_unique));
 	put(&w, "# core NAME LINKED RUNTIME SIZE OFFSET STATUS\n");
 	for (i = 0; i < s->nr_core; i++) {
 		const struct ks_core *k = &s->core[i];

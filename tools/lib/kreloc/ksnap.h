@@ -75,6 +75,7 @@ struct ksnap {
 	char *osrelease, *arch, *build_id, *endian, *abi;
 	char *status, *init;		/* info STATUS= and INIT= */
 	char *linked_source;		/* info LINKED_SOURCE=, NULL if unknown */
+	char *kprobe_unique;		/* info KPROBE_UNIQUE=, NULL if unknown */
 	struct kval generation, kerneloffset, ref_linked, ref_runtime;
 	struct ks_core core[KSNAP_MAX_CORE];
 	size_t nr_core;
