@@ -69,7 +69,8 @@ cp "$map" "$work/stage/kreloc/System.map"
 build_test_modules "$top" "$work/build/test_module" || die "cannot build the test module"
 cp "$work/build/test_module/kreloc_test_mod.ko" \
 	"$work/build/test_module/kreloc_test_slowinit.ko" \
-	"$work/build/test_module/kreloc_test_anchor.ko" "$work/stage/kreloc/"
+	"$work/build/test_module/kreloc_test_anchor.ko" \
+	"$work/build/test_module/kreloc_test_dupname.ko" "$work/stage/kreloc/"
 # Two users of kreloc's export, against the main build's Module.symvers:
 # one imports the namespace KRELOC, one does not (modpost lets it through
 # only with KBUILD_NSDEPS=1; the kernel must refuse it).
@@ -170,7 +171,7 @@ dmesg_clean modules
 run import ./kreloc_import_test --ko "$ko" --import-ko kreloc_test_import.ko \
 	--noimport-ko kreloc_test_noimport.ko
 dmesg_clean import
-run lookup ./kreloc_lookup_test --ko "$ko" --hooks-ko "$hooks"
+run lookup ./kreloc_lookup_test --ko "$ko" --hooks-ko "$hooks" --dup-ko kreloc_test_dupname.ko
 dmesg_clean lookup --nosym-ko "$hooks"
 run init ./kreloc_init_test --hooks-ko "$hooks"
 dmesg_clean init
