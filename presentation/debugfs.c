@@ -116,6 +116,7 @@ static int kreloc_info_show(struct seq_file *m, void *v)
 	seq_printf(m, "HISTORY_MAX=%u\n", kreloc_modules_history_max());
 	kreloc_seq_stamp_keys(m, "SINCE", &since);
 	kreloc_seq_stamp_keys(m, "NOW", &now);
+	seq_printf(m, "KPROBE_UNIQUE=%s\n", kreloc_iter_count_rule());
 	return 0;
 }
 

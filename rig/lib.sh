@@ -171,6 +171,24 @@ kmake() {
 	IN_ROOT_CACHE=1 in_root "$BUILD_ROOT" make "${args[@]}"
 }
 
+# kmod_make DIR MAKEARGS...: kbuild, quiet, of the external modules in
+# DIR (under $CACHE, which a release's root sees) for the kernel of the
+# sourced env file, cross where it is not x86.
+kmod_make() {
+	local dir="$1" kargs=()
+	shift
+	[ "$KARCH" = x86 ] || kargs=(ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE")
+	kmake -s -C "$KDIR" M="$dir" "${kargs[@]}" "$@" >/dev/null 2>&1
+}
+
+# build_test_modules TOP DIR [NAME.ko]: the test modules of
+# selftests/kreloc/test_module (every one, or only NAME.ko) built in DIR.
+build_test_modules() {
+	mkdir -p "$2"
+	cp "$1/selftests/kreloc/test_module/"*.c "$1/selftests/kreloc/test_module/Kbuild" "$2/"
+	kmod_make "$2" "${3:-modules}"
+}
+
 # mod_root MODDIR: the root that holds lib/modules/KVER; MODDIR (from an env
 # file) is either that root or the lib/modules/KVER directory itself.
 mod_root() {

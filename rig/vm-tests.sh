@@ -66,16 +66,11 @@ make -s -C "$top/selftests/kreloc" KSFT_DIR="$ksft" OUTPUT="$work/stage/kreloc" 
 cp "$map" "$work/stage/kreloc/System.map"
 
 # The project's test module, and some of the kernel's own modules.
-mkdir -p "$work/build/test_module"
-cp "$top/selftests/kreloc/test_module/"*.c "$top/selftests/kreloc/test_module/Kbuild" \
-	"$work/build/test_module/"
-kargs=()
-[ "$KARCH" = x86 ] || kargs=(ARCH="$KARCH" CROSS_COMPILE="$CROSS_COMPILE")
-kmake -s -C "$KDIR" M="$work/build/test_module" "${kargs[@]}" modules >/dev/null 2>&1 ||
-	die "cannot build the test module"
+build_test_modules "$top" "$work/build/test_module" || die "cannot build the test module"
 cp "$work/build/test_module/kreloc_test_mod.ko" \
 	"$work/build/test_module/kreloc_test_slowinit.ko" \
-	"$work/build/test_module/kreloc_test_anchor.ko" "$work/stage/kreloc/"
+	"$work/build/test_module/kreloc_test_anchor.ko" \
+	"$work/build/test_module/kreloc_test_dupname.ko" "$work/stage/kreloc/"
 # Two users of kreloc's export, against the main build's Module.symvers:
 # one imports the namespace KRELOC, one does not (modpost lets it through
 # only with KBUILD_NSDEPS=1; the kernel must refuse it).
@@ -83,8 +78,8 @@ imp="$work/build/import_module"
 mkdir -p "$imp/policy"
 cp "$top/selftests/kreloc/import_module/"*.c "$top/selftests/kreloc/import_module/Kbuild" "$imp/"
 cp "$top/policy/kreloc_export.h" "$imp/policy/"
-kmake -s -C "$KDIR" M="$imp" "${kargs[@]}" KRELOC_SRC="$imp" KBUILD_NSDEPS=1 \
-	KBUILD_EXTRA_SYMBOLS="$work/build/$mainko/Module.symvers" modules >/dev/null 2>&1 ||
+kmod_make "$imp" KRELOC_SRC="$imp" KBUILD_NSDEPS=1 \
+	KBUILD_EXTRA_SYMBOLS="$work/build/$mainko/Module.symvers" modules ||
 	die "cannot build the modules that use kreloc's export"
 cp "$imp/kreloc_test_import.ko" "$imp/kreloc_test_noimport.ko" "$work/stage/kreloc/"
 modroot=$(mod_root "${MODDIR:-}")
@@ -179,7 +174,7 @@ dmesg_clean times
 run import ./kreloc_import_test --ko "$ko" --import-ko kreloc_test_import.ko \
 	--noimport-ko kreloc_test_noimport.ko
 dmesg_clean import
-run lookup ./kreloc_lookup_test --ko "$ko" --hooks-ko "$hooks"
+run lookup ./kreloc_lookup_test --ko "$ko" --hooks-ko "$hooks" --dup-ko kreloc_test_dupname.ko
 dmesg_clean lookup --nosym-ko "$hooks"
 run init ./kreloc_init_test --hooks-ko "$hooks"
 dmesg_clean init

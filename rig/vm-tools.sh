@@ -7,7 +7,9 @@
 #   Boot 1 (KASLR; the ppc64 BE kernel started relocated, as kdump starts
 #   one): load kreloc, vfat, bridge; show, show --json, snapshot (0600);
 #   probe --dry-run in every SPEC form (sym, sym+0xOFF, mod:sym, .sym,
-#   vmlinux:0xLINKED) against where the kernel's own kprobes put them;
+#   vmlinux:0xLINKED) against where the kernel's own kprobes put them, and
+#   on a name vmlinux has once while a test module has it too, against
+#   whether kprobe_events takes it;
 #   the kernel's reason for a refused lookup; snapshots that stay one
 #   moment while modules load and unload; EPERM for an unprivileged user.
 #   Boot 2 (another offset; on x86_64 kreloc built from the link-time map,
@@ -55,6 +57,11 @@ mv "$work/src/tools/cli/kreloc-static" "$work/stage/kreloc/kreloc"
 cp "$work/build/kreloc.ko" "$work/stage/kreloc/"
 cp "$work/build-map/kreloc.ko" "$work/stage/kreloc/kreloc-map.ko" 2>/dev/null ||
 	cp "$work/build/kreloc.ko" "$work/stage/kreloc/kreloc-map.ko"
+# A module with a function named like vmlinux's vfs_write, for probe's
+# verdict on a name vmlinux has once (selftests/kreloc/test_module).
+build_test_modules "$top" "$work/build/test_module" kreloc_test_dupname.ko ||
+	die "cannot build kreloc_test_dupname.ko"
+cp "$work/build/test_module/kreloc_test_dupname.ko" "$work/stage/kreloc/"
 modroot=$(mod_root "${MODDIR:-}")
 have_mods=0
 if [ -n "$modroot" ] && [ -n "$(find "$modroot/lib/modules/$KVER/kernel" -name 'vfat.ko*' 2>/dev/null)" ]; then
@@ -107,7 +114,7 @@ cat > "$work/stage/kreloc/job" <<'EOT'
 . ./lib.sh
 echo "KRELOC-TEST-BEGIN tools-boot1"
 echo "TAP version 13"
-echo "1..11"
+echo "1..13"
 $K show > /tmp/show 2>&1; rc=$?
 check "kreloc show: the table shows the text section with its offset, status ok (exit $rc)" \
 	grep -qE '^text +0x[0-9a-f]+ +0x[0-9a-f]+ +0x[0-9a-f]+ +0x[0-9a-f]+ +ok$' /tmp/show
@@ -171,6 +178,33 @@ case "$dup:$errline" in
 *)
 	check "kreloc probe $dup: lookup itself gives an ERR line ('$errline')" false ;;
 esac
+# A name vmlinux has once, which a loaded module has too: the kernel's own
+# kprobe_events decides whether it is unique (vmlinux's alone counted when
+# vmlinux has it, since 7.0.10, else vmlinux's and every module's), and
+# kreloc probe, and the snapshot's KPROBE_UNIQUE, must say the same.
+if insmod ./kreloc_test_dupname.ko; then
+	echo > $T/error_log
+	want=$(kernel_probe "$FN")
+	why=$(awk '/^\[/ {l = $0} END {print l}' $T/error_log)
+	$K probe --dry-run "${FN#.}" > /tmp/p 2>&1; rc=$?
+	diag /tmp/p
+	echo "# kprobe_events on $FN: ${want:-refused, $why}"
+	if [ -n "$want" ]; then
+		rule=vmlinux-first
+		check "with a module's ${FN#.} loaded, kprobe_events takes $FN at $want; so does kreloc probe (exit $rc)" \
+			grep -qx "p:kreloc/${FN#.} $want" /tmp/p
+	else
+		rule=all
+		check "with a module's ${FN#.} loaded, kprobe_events refuses $FN as not unique; so does kreloc probe: exit 1, ENOTUNIQ (exit $rc)" \
+			sh -c '[ '"$rc"' = 1 ] && grep -q ENOTUNIQ /tmp/p && echo "$1" | grep -q "not unique"' sh "$why"
+	fi
+	check "the snapshot records the rule kprobe_events follows: KPROBE_UNIQUE $rule" \
+		grep -qx "KPROBE_UNIQUE $rule" /tmp/snap
+	rmmod kreloc_test_dupname
+else
+	skip "kreloc probe on a name vmlinux and a module have" "kreloc_test_dupname.ko does not load"
+	skip "the snapshot's KPROBE_UNIQUE" "kreloc_test_dupname.ko does not load"
+fi
 # One moment: snapshots taken while a module loads and unloads.
 if modprobe dummy 2>/dev/null && rmmod dummy; then
 	# A pause after each change: the snapshot retries while records
@@ -425,5 +459,5 @@ cls="$work/stage"
 tr -d '\r' < "$work/out1.log" | sed '/^SNAPSHOT-BEGIN$/,$d' >> "$work/host.log"
 tr -d '\r' < "$work/out2.log" | sed '/^KALLSYMS-BEGIN$/,$d' >> "$work/host.log"
 cat "$work/console1.log" "$work/console2.log" > "$work/console.log"
-KRELOC_PLAN="tools-boot1:11 tools-probe:14 tools-resolve:9" KRELOC_TAG="$UNAME_M $KVER" \
+KRELOC_PLAN="tools-boot1:13 tools-probe:14 tools-resolve:9" KRELOC_TAG="$UNAME_M $KVER" \
 	"$top/rig/ktap.sh" "$work/host.log" "$work/console.log" "$results"

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The kernel's kallsyms iterators, called by name: how
- * many symbols have a name, and (v5.10) one walk for many names.
+ * many symbols have a name (counted as kprobe_events counts them), and
+ * (v5.10) one walk for many names.
  *
  * None is exported, and their prototypes changed: v5.10 has no
  * kallsyms_on_each_match_symbol(), v6.2 gave
@@ -111,6 +112,23 @@ static void kreloc_count_modules(struct kreloc_count *c)
 }
 #endif
 
+/*
+ * trace_kprobe's number_of_same_symbols() counts an unscoped name in
+ * vmlinux alone when vmlinux has it since upstream 1870ddcd94b0 (stable
+ * 7.0.10), in vmlinux and every module before; Kbuild tells which from the
+ * target's release (KRELOC_HAVE_KPROBE_VMLINUX_FIRST).
+ */
+#ifdef KRELOC_HAVE_KPROBE_VMLINUX_FIRST
+#define KRELOC_COUNT_VMLINUX_FIRST	true
+#else
+#define KRELOC_COUNT_VMLINUX_FIRST	false
+#endif
+
+const char *kreloc_iter_count_rule(void)
+{
+	return KRELOC_COUNT_VMLINUX_FIRST ? "vmlinux-first" : "all";
+}
+
 int kreloc_iter_count(const char *mod, const char *name)
 {
 	struct kreloc_count c = { .mod = mod, .name = name };
@@ -118,8 +136,11 @@ int kreloc_iter_count(const char *mod, const char *name)
 	if (!READ_ONCE(KRELOC_EACH_CORE.addr) ||
 	    !kreloc_call_ready(module_kallsyms_on_each_symbol))
 		return -EOPNOTSUPP;
-	if (!*mod)
+	if (!*mod) {
 		kreloc_count_core(&c);
+		if (KRELOC_COUNT_VMLINUX_FIRST && c.n)
+			return c.n;
+	}
 	kreloc_count_modules(&c);
 	return c.n;
 }

@@ -126,16 +126,23 @@ unsigned long kreloc_ksym_probe_entry(unsigned long sym, unsigned long offset);
 void kreloc_iter_init(void);
 
 /**
- * kreloc_iter_count() - how many kallsyms symbols have a name
- * @mod:	"" for vmlinux and all modules, else only that module
+ * kreloc_iter_count() - how many symbols kprobe_events counts for a name
+ * @mod:	"" for a name without a module, else only that module's
  * @name:	the exact name
  *
  * kallsyms_lookup_name() answers the first of several symbols with one
- * name; this tells whether there were several.
+ * name; this tells whether there were several, counted as the running
+ * kernel's trace_kprobe counts them (number_of_same_symbols()): a name
+ * without a module in vmlinux and every module together, or, where
+ * kreloc_iter_count_rule() says "vmlinux-first", in vmlinux alone when
+ * vmlinux has it.
  *
  * Return: the count, or -EOPNOTSUPP if the kernel's iterators were not found.
  */
 int kreloc_iter_count(const char *mod, const char *name);
+
+/* The rule of kreloc_iter_count(): "vmlinux-first" or "all" (info's KPROBE_UNIQUE=). */
+const char *kreloc_iter_count_rule(void);
 
 /* An address kreloc_iter_core_lookup_all() gives a name seen twice. */
 #define KRELOC_ITER_NOT_UNIQUE	(~0ULL)

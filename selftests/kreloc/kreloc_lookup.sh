@@ -8,4 +8,8 @@
 ko="${KRELOC_KO:-$(modinfo -n kreloc 2>/dev/null)}"
 [ -n "$ko" ] && [ -r "$ko" ] || ksft_skip "kreloc.ko not found"
 [ -d /sys/kernel/tracing ] || [ -d /sys/kernel/debug/tracing ] || ksft_skip "no tracefs"
-exec "$(dirname "$0")/kreloc_lookup_test" --ko "$ko"
+# The test module with a function named like vmlinux's vfs_write, if built.
+dup="${KRELOC_DUP_KO:-$(dirname "$0")/test_module/kreloc_test_dupname.ko}"
+set --
+[ -r "$dup" ] && set -- --dup-ko "$dup"
+exec "$(dirname "$0")/kreloc_lookup_test" --ko "$ko" "$@"

@@ -3,6 +3,7 @@
  * kreloc_lookup_test - selftest of /sys/kernel/debug/kreloc/lookup.
  *
  *   kreloc_lookup_test --ko kreloc.ko [--hooks-ko kreloc-hooks.ko]
+ *                      [--dup-ko kreloc_test_dupname.ko]
  *                      [--samples 200] [--fuzz 10000]
  *
  * Compares lookup's answers with /proc/kallsyms and with where the kernel
@@ -197,11 +198,14 @@ static void test_kprobe_gone(void)
 	free(list);
 }
 
-/* Address the kernel's own kprobe for @sym has, from kprobes/list. */
+/*
+ * Address the kernel's own kprobe for @sym has, from kprobes/list; -errno
+ * of the refused kprobe_events write, or -ENOENT if the list lacks it.
+ */
 static int kernel_probe_addr(const char *sym, uint64_t *addr)
 {
 	char cmd[700], *list, *line, *save = NULL;
-	int ret = -1;
+	int ret = -ENOENT;
 
 	/*
 	 * ELFv1: the kernel's kprobe_events refuses a plain function name on
@@ -209,8 +213,9 @@ static int kernel_probe_addr(const char *sym, uint64_t *addr)
 	 * for the code symbol the kernel itself would probe.
 	 */
 	snprintf(cmd, sizeof(cmd), "p:kreloc_t/cmp %s%s", abi_v1 ? "." : "", sym);
+	errno = 0;
 	if (write_file(TRACING "/kprobe_events", cmd, 1))
-		return -1;
+		return errno ? -errno : -EIO;
 	list = kr_read_file("/sys/kernel/debug/kprobes/list", NULL);
 	for (line = list ? strtok_r(list, "\n", &save) : NULL; line;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -362,6 +367,109 @@ static const struct sysmap_sym *find_dup(void)
 			return &ks.syms[i];
 	}
 	return NULL;
+}
+
+/* The first line of the newest entry of tracefs error_log (NULL if none). */
+static char *last_error_log(void)
+{
+	char *log = kr_read_file(TRACING "/error_log", NULL), *p, *last = NULL, *ret;
+
+	/* Each entry begins "[ seconds] "; its command follows on the next lines. */
+	for (p = log; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (*p == '[')
+			last = p;
+	ret = last ? strndup(last, strcspn(last, "\n")) : NULL;
+	free(log);
+	return ret;
+}
+
+/* info's value of @key, or "" */
+static void info_value(const char *key, char *buf, size_t len)
+{
+	char *info = kr_read_file(KRELOC_DIR "/info", NULL);
+
+	if (!info || kr_kv(info, key, buf, len))
+		snprintf(buf, len, "%s", "");
+	free(info);
+}
+
+/*
+ * A name vmlinux has once, which a loaded module has too (vfs_write,
+ * defined again by kreloc_test_dupname).  The kernel's own kprobe_events
+ * is the judge: trace_kprobe counts vmlinux alone when vmlinux has the
+ * name (since 7.0.10: kprobe_events takes it and probes vmlinux's), or
+ * vmlinux and every module together (it refuses the name as not unique:
+ * EADDRNOTAVAIL on 5.10 and 6.1, EINVAL since 6.12, and error_log says
+ * why).  lookup must answer the same, and info's KPROBE_UNIQUE= name the
+ * rule the kernel followed.
+ */
+static void test_dup_module(const char *dup_ko)
+{
+	static const char name[] = "vfs_write";
+	char kname[32], rule[32], *why = NULL;
+	const struct sysmap_sym *v = NULL;
+	struct answer a0, a1;
+	int before, kret, lret, accepted = 0, notuniq = 0, ok;
+	uint64_t k0 = 0, k1 = 0;
+	size_t i, core = 0;
+
+	if (!dup_ko) {
+		for (i = 0; i < 3; i++)
+			ksft_test_result_skip("no kreloc_test_dupname.ko given\n");
+		return;
+	}
+	snprintf(kname, sizeof(kname), "%s%s", abi_v1 ? "." : "", name);
+	for (i = 0; i < ks.nr; i++) {
+		if (!ks.syms[i].module && !strcmp(ks.syms[i].name, kname)) {
+			core++;
+			v = &ks.syms[i];
+		}
+	}
+	/* Without the module: one vfs_write, which both take. */
+	before = lookup(name, &a0);
+	kret = kernel_probe_addr(name, &k0);
+	ksft_print_msg("vmlinux has %zu %s; without the module: lookup %s, kprobe_events %s\n",
+		       core, kname, strerror(-before), strerror(-kret));
+	ksft_test_result(core == 1 && !before && !kret && a0.addr == v->addr && a0.probe == k0,
+			 "%s, once in vmlinux and in no module: kprobe_events and lookup take it\n",
+			 name);
+
+	kr_unload_module("kreloc_test_dupname");
+	if (kr_load_module(dup_ko, NULL)) {
+		ksft_print_msg("cannot load %s: %s\n", dup_ko, strerror(errno));
+		ksft_test_result_fail("lookup's verdict on %s with a module's loaded\n", name);
+		ksft_test_result_fail("info's KPROBE_UNIQUE is the rule kprobe_events follows\n");
+		return;
+	}
+	kret = kernel_probe_addr(name, &k1);
+	if (!kret) {
+		accepted = 1;
+	} else {
+		why = last_error_log();
+		notuniq = why && strstr(why, "not unique");
+	}
+	if (accepted)
+		ksft_print_msg("with kreloc_test_dupname's %s: kprobe_events takes it, at 0x%llx\n",
+			       kname, (unsigned long long)k1);
+	else
+		ksft_print_msg("with kreloc_test_dupname's %s: kprobe_events: %s; error_log: %s\n",
+			       kname, strerror(-kret), why ? why : "(empty)");
+	lret = lookup(name, &a1);
+	ksft_print_msg("lookup %s: %s, ADDRESS 0x%llx MODULE %s PROBE_ADDRESS 0x%llx\n",
+		       name, strerror(-lret), lret ? 0ULL : (unsigned long long)a1.addr,
+		       lret ? "-" : a1.module, lret ? 0ULL : (unsigned long long)a1.probe);
+	ok = accepted ? !lret && a1.addr == a0.addr && !strcmp(a1.module, "vmlinux") &&
+			a1.probe == k1 :
+			notuniq && lret == -ENOTUNIQ;
+	ksft_test_result(ok, "with a module's %s loaded, lookup says what kprobe_events says: %s\n",
+			 name, accepted ? "vmlinux's, where the kernel probes it" :
+			 notuniq ? "not unique (ENOTUNIQ)" : "(refused for another reason)");
+	info_value("KPROBE_UNIQUE", rule, sizeof(rule));
+	ksft_test_result((accepted || notuniq) &&
+			 !strcmp(rule, accepted ? "vmlinux-first" : "all"),
+			 "info's KPROBE_UNIQUE=%s is the rule kprobe_events follows\n", rule);
+	free(why);
+	kr_unload_module("kreloc_test_dupname");
 }
 
 static void test_errors(void)
@@ -617,9 +725,10 @@ int main(int argc, char **argv)
 		{ "samples", required_argument, NULL, 's' },
 		{ "fuzz", required_argument, NULL, 'f' },
 		{ "hooks-ko", required_argument, NULL, 'h' },
+		{ "dup-ko", required_argument, NULL, 'd' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *ko = NULL, *hooks_ko = NULL;
+	const char *ko = NULL, *hooks_ko = NULL, *dup_ko = NULL;
 	struct utsname u;
 	struct stat st;
 	int c;
@@ -630,6 +739,7 @@ int main(int argc, char **argv)
 		case 's': samples = atoi(optarg); break;
 		case 'f': fuzz = atoi(optarg); break;
 		case 'h': hooks_ko = optarg; break;
+		case 'd': dup_ko = optarg; break;
 		default: return 2;
 		}
 	}
@@ -638,7 +748,7 @@ int main(int argc, char **argv)
 		ksft_exit_fail_msg("usage: --ko KO\n");
 	if (geteuid())
 		ksft_exit_skip("must be run as root\n");
-	ksft_set_plan(20);
+	ksft_set_plan(23);
 	kr_unload_module("kreloc");
 	ksft_test_result(!kr_load_module(ko, NULL) && !stat(LOOKUP, &st) &&
 			 (st.st_mode & 0777) == 0600, "load; lookup is 0600\n");
@@ -658,6 +768,7 @@ int main(int argc, char **argv)
 	test_probe_fires();
 	test_module_scope();
 	test_errors();
+	test_dup_module(dup_ko);
 	test_fuzz();
 	test_per_open();
 	test_perm();

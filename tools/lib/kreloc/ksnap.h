@@ -81,6 +81,7 @@ struct ksnap {
 	char *osrelease, *arch, *build_id, *endian, *abi;
 	char *status, *init;		/* info STATUS= and INIT= */
 	char *linked_source;		/* info LINKED_SOURCE=, NULL if unknown */
+	char *kprobe_unique;		/* info KPROBE_UNIQUE=, NULL if unknown */
 	struct kval generation, kerneloffset, ref_linked, ref_runtime;
 	/* ns per clock (version 3): taken, module events stamped since, init freed by */
 	struct kval taken[KS_NR_CLOCKS], since[KS_NR_CLOCKS], init_freed_by[KS_NR_CLOCKS];

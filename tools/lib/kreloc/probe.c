@@ -71,16 +71,20 @@ static int linked_to_runtime(const struct ksnap *s, const char *root, uint64_t l
 
 /*
  * Without a lookup file: a unique kallsyms entry for the spec's
- * candidates, in order (core when the spec has no module).
+ * candidates, in order, counted as the module's lookup counts them (and
+ * the kernel's kprobe_events): a spec with a module in that module; one
+ * without in vmlinux and every module together, or with @vmlinux_first
+ * (info's KPROBE_UNIQUE=vmlinux-first) in vmlinux alone when vmlinux has
+ * the name.
  */
 static int kallsyms_unique(const struct cli_spec *cs, const char *root, bool dot_first,
-			   uint64_t *addr, char *used, size_t usedlen)
+			   bool vmlinux_first, uint64_t *addr, char *used, size_t usedlen)
 {
 	char cand[2][KRELOC_SPEC_MAX], kpath[4200];
-	const struct sysmap_sym *hit = NULL;
+	const struct sysmap_sym *hit = NULL, *mhit = NULL;
 	struct sysmap map;
 	struct kreloc_spec bare = cs->spec;
-	size_t cnt = 0, i;
+	size_t cnt = 0, mcnt = 0, i;
 	int nc, k, ret = 0;
 
 	kr_path_in(kpath, sizeof(kpath), root, "/proc/kallsyms");
@@ -89,16 +93,26 @@ static int kallsyms_unique(const struct cli_spec *cs, const char *root, bool dot
 	bare.mod[0] = '\0';	/* candidates without "mod:": the module is matched apart */
 	nc = kreloc_spec_candidates(&bare, dot_first, cand);
 	for (k = 0; k < nc && !cnt; k++) {
+		/* cnt: vmlinux, or the spec's module; mcnt: every module. */
 		for (i = 0; i < map.nr; i++) {
 			const struct sysmap_sym *s = &map.syms[i];
 
 			if (strcmp(s->name, cand[k]))
 				continue;
-			if (cs->spec.mod[0] ? !s->module || strcmp(s->module, cs->mod) : !!s->module)
+			if (cs->spec.mod[0] && (!s->module || strcmp(s->module, cs->mod)))
 				continue;
-			if (!cnt++)
+			if (!cs->spec.mod[0] && s->module) {
+				if (!mcnt++)
+					mhit = s;
+			} else if (!cnt++) {
 				hit = s;
+			}
 		}
+		if (!cnt || !vmlinux_first) {
+			cnt += mcnt;
+			hit = hit ? hit : mhit;
+		}
+		mcnt = 0;
 		if (cnt)
 			snprintf(used, usedlen, "%.*s", (int)usedlen - 1, cand[k]);
 	}
@@ -204,8 +218,10 @@ KRELOC_API int kreloc_probe_locate(const struct kreloc_snapshot *live, const cha
 			snprintf(p.module, sizeof(p.module), "%.*s", (int)sizeof(p.module) - 1,
 				 cs.spec.mod[0] ? ans.module : "");
 		} else if (ret > 0) {
-			ret = kallsyms_unique(&cs, root, !strcmp(s->abi, "v1"), &p.address, p.symbol,
-					      sizeof(p.symbol));
+			ret = kallsyms_unique(&cs, root, !strcmp(s->abi, "v1"),
+					      s->kprobe_unique &&
+					      !strcmp(s->kprobe_unique, "vmlinux-first"),
+					      &p.address, p.symbol, sizeof(p.symbol));
 			p.via = KRELOC_VIA_KALLSYMS;
 			snprintf(p.module, sizeof(p.module), "%s", cs.mod);
 		} else {
