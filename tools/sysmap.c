@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* sysmap.c - System.map / /proc/kallsyms parser. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE	/* qsort_r */

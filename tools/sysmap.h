@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /* sysmap.h - System.map / /proc/kallsyms parser. */
 #ifndef KRELOC_SYSMAP_H
 #define KRELOC_SYSMAP_H

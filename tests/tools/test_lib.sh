@@ -4,7 +4,8 @@
 # test_lib.sh KRELOC WORKDIR: libkreloc as a library, one KTAP document on
 # stdout.  What it exports (only <kreloc/kreloc.h>'s KRELOC_API functions,
 # each in libkreloc.map) and what it never calls (nothing that prints to
-# stdout/stderr or exits); its ABI against the baseline in the tree, and
+# stdout/stderr or exits); the licence of every file it is built from
+# (LGPL-2.1 OR BSD-2-Clause); its ABI against the baseline in the tree, and
 # that the check fails for an ABI break, a new function in a released
 # version node and a SONAME without its baseline (each made in a copy of
 # the tree); `make -C tools/cli install` with DESTDIR and with a prefix;
@@ -42,6 +43,29 @@ check "... the check sees one: the tool itself calls exit and prints to stderr" 
 	sh -c 'readelf --dyn-syms -W "$1" | grep -qw exit && readelf --dyn-syms -W "$1" | grep -qw stderr' sh "$(dirname "$K")/kreloc"
 check "kreloc (the tool) is linked against libkreloc.so.0, not a copy" \
 	sh -c 'readelf -dW "$1" | grep -q "NEEDED.*\[libkreloc.so.0\]" && ! readelf --dyn-syms -W "$1" | grep -qw ksnap_read' sh "$(dirname "$K")/kreloc"
+
+# ---------------------------------------------------------------- licence
+# libkreloc is LGPL-2.1 OR BSD-2-Clause (Documentation/libkreloc.md): every
+# file its Makefile compiles and every file of its directory says so, and
+# debian/copyright lists those outside it under that licence.
+lic="(LGPL-2.1 OR BSD-2-Clause)"
+{ make -s -C "$L" print-SRCS print-HDRS | tr ' ' '\n' | grep . | sed "s#^#$L/#"
+  if git -C "$top" rev-parse --git-dir > /dev/null 2>&1; then
+	git -C "$top" ls-files "$L" | sed "s#^#$top/#"
+  else
+	find "$L" -type f ! -path '*/.obj/*' ! -name 'libkreloc.so*' ! -name libkreloc.pc
+  fi; } | xargs realpath | sort -u > "$W/libfiles"
+bad=$(while read -r f; do
+	grep -m1 -o 'SPDX-License-Identifier: .*' "$f" | grep -qF "SPDX-License-Identifier: $lic" || echo "${f#"$top"/}"
+done < "$W/libfiles" | paste -sd' ')
+check "licence: the $(wc -l < "$W/libfiles") files libkreloc is built from and ships all say SPDX $lic${bad:+ (but: $bad)}" \
+	test -z "$bad"
+miss=$(grep -v "^$L/" "$W/libfiles" | sed "s#^$top/##" | while read -r f; do
+	awk -v f="$f" '/^Files:/ { p = 0 } /^Files:/ || /^ / { for (i = 1; i <= NF; i++) if ($i == f) p = 1 }
+		/^License: LGPL-2.1 or BSD-2-clause$/ && p { found = 1 } END { exit !found }' "$top/debian/copyright" || echo "$f"
+done | paste -sd' ')
+check "licence: debian/copyright gives the shared files outside tools/lib/kreloc ($(grep -vc "^$L/" "$W/libfiles")) as LGPL-2.1 or BSD-2-clause${miss:+ (but not: $miss)}" \
+	test -z "$miss"
 
 # ---------------------------------------------------------------- ABI
 if command -v abidiff >/dev/null; then

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #
 # abi-check.sh check LIB BASELINE: is LIB (the built libkreloc.so.*) the ABI
 #     of BASELINE (an abidw XML kept in the tree), or a compatible growth?
@@ -34,6 +34,8 @@ soname_of() { readelf -dW "$1" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p'; }
 
 if [ "$mode" = baseline ]; then
 	dump "$lib" "$base" || exit 1
+	# (the licence inside the root element: abidiff takes nothing before it)
+	sed -i "1a \\  <!-- SPDX-License-Identifier: $(sed -n 's/^# SPDX-License-Identifier: //p' "$0") -->" "$base"
 	echo "abi-check: $base written ($(soname_of "$lib"), $(grep -c '<elf-symbol ' "$base") symbols)"
 	exit 0
 fi

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* errors.c - kreloc_errmsg() (per thread) and the print callback. */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * fetch.c - debuginfod through libdebuginfod.so.1, loaded with dlopen().
  *

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * fetch.h - files by GNU build id from debuginfod servers, through
  * libdebuginfod (elfutils), which is loaded with dlopen() when first asked

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* files.c - a snapshot's kernel files: local, or by build id from debuginfod; read once. */
 #define _GNU_SOURCE
 #include <elf.h>

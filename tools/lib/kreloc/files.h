@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * files.h - struct kreloc_files: where a snapshot's kernel files are
  * found, and what was read of them, kept by build id for every resolver

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * internal.h - what libkreloc's files share and do not export: the error
  * and warning plumbing behind the public API.  Inside the library a

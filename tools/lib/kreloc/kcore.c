@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* kcore.c - the core kernel's link-time symbols: read, checked against a snapshot, indexed. */
 #define _GNU_SOURCE
 #include <ctype.h>

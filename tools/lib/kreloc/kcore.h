@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * kcore.h - the core kernel's link-time symbols, from one of the files a
  * user has (a System.map, a /proc/kallsyms saved on any boot of the build,

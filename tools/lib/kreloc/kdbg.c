@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* kdbg.c - a module record's .ko, found and checked; module records over time. */
 #define _GNU_SOURCE
 #include <errno.h>

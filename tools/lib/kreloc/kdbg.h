@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * kdbg.h - a module record's .ko, found and checked (kdbg_place()), which
  * lookups, kallsyms and debuggers share; the image offset a debugger

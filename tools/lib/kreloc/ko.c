@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* ko.c - the .ko of a module record, found by build id. */
 #include <elf.h>
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * ko.h - finding the .ko file a module record was loaded from, under a
  * modules directory (plain, .ko.xz, .ko.zst or .ko.gz), by its identity:

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * kresolve.h - offline resolution of runtime addresses: the core kernel
  * through a snapshot's section offsets and a link-time symbol table

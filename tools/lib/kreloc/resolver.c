@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* resolver.c - the public API of kernel files and resolvers. */
 #define _GNU_SOURCE
 #include <elf.h>

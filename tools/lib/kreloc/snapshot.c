@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* snapshot.c - the public snapshot API: reading, writing and asking a snapshot. */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /* snapshot.h - what the public objects are inside the library. */
 #ifndef KRELOC_SNAPSHOT_H
 #define KRELOC_SNAPSHOT_H
