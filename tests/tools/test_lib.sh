@@ -169,6 +169,34 @@ LD_LIBRARY_PATH="$P/lib" "$W/example" "$SNAP" "$W/nonexistent.map" < /dev/null >
 check "... a failure: the example prints kreloc_errmsg() and the library nothing more ($(head -1 "$W/ex2.err"))" \
 	sh -c '[ '"$rc"' = 1 ] && [ "$(wc -l < "$1")" = 1 ] && grep -q "nonexistent.map: No such file" "$1"' sh "$W/ex2.err"
 
+# ---------------------------------------------------------------- the contract
+# libcontract.c, from the header alone, against the library's sources built
+# with ASan and UBSan (so that a read of freed or foreign memory fails too).
+srcs=$(make -s -C "$L" print-SRCS | tr ' ' '\n' | sed "s#^#$L/#")
+sanflags="-std=c11 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+	-I$L -I$L/include -DKRELOC_HAVE_LZMA -DKRELOC_HAVE_ZSTD -DKRELOC_HAVE_ZLIB -DKRELOC_HAVE_DEBUGINFOD"
+mkdir -p "$W/san"
+# shellcheck disable=SC2086
+(cd "$W/san" && printf '%s\n' $srcs | xargs -P2 -n4 ${CC:-cc} $sanflags -c) > "$W/san.log" 2>&1 &&
+	ar rcs "$W/libkreloc-san.a" "$W/san/"*.o &&
+	${CC:-cc} $sanflags -Wall -Wextra -Werror -o "$W/libcontract" "$here/libcontract.c" \
+		"$W/libkreloc-san.a" -llzma -lzstd -lz -lpthread -ldl >> "$W/san.log" 2>&1; rc=$?
+check "libcontract.c builds with the library's sources under ASan and UBSan (exit $rc)" test "$rc" = 0
+[ $rc = 0 ] || sed 's/^/# /' "$W/san.log" | head -20
+contract() { "$W/libcontract" "$1" "$SNAP" "$W/kallsyms" "$DATA/modules" "$R" > "$W/c_$1.out" 2> "$W/c_$1.err"; }
+
+contract nulls; rc=$?
+python3 "$here/nullargs.py" "$L/include/kreloc/kreloc.h" > "$W/hdrnull"
+grep -v ' - -$' "$W/hdrnull" | sort > "$W/hdrptr"
+sed -n 's/^[a-zA-Z]* \([a-z_0-9]*\) \([a-z_0-9]*\) \(nullable\|required\):.*/\1 \2 \3/p' "$W/c_nulls.out" | sort > "$W/prognull"
+nfail=$(grep -c '^FAIL' "$W/c_nulls.out")
+check "NULL: each of the $(wc -l < "$W/prognull") pointer arguments of the public functions, NULL with the others valid, is refused with -EINVAL (taken where the header says \"or NULL\"), never a crash (exit $rc, $nfail failed)" \
+	sh -c '[ '"$rc"' = 0 ] && [ -s "$1" ] && ! grep -q "^FAIL" "$2"' sh "$W/prognull" "$W/c_nulls.out"
+[ "$nfail" = 0 ] || { grep '^FAIL' "$W/c_nulls.out" | head -20; grep -m3 'ERROR: AddressSanitizer' "$W/c_nulls.err"; } | diag
+differ=$(comm -3 "$W/hdrptr" "$W/prognull" | sed 's/^\t/table: /; s/^\([a-z]\)/header: \1/' | paste -sd';')
+check "NULL: the table is every pointer argument of every function <kreloc/kreloc.h> exports, nullable as its kernel-doc says${differ:+ (differ: $differ)}" \
+	sh -c 'test -z "$1" && cut -d" " -f1 "$2" | sort -u | cmp -s - "$3"' sh "$differ" "$W/hdrnull" "$W/api"
+
 # ---------------------------------------------------------------- threads
 srcs=$(make -s -C "$L" print-SRCS | tr ' ' '\n' | sed "s#^#$L/#")
 cflags="-std=c11 -Wall -Wextra -Werror -O1 -g -I$L/include -DKRELOC_HAVE_LZMA -DKRELOC_HAVE_ZSTD -DKRELOC_HAVE_ZLIB"

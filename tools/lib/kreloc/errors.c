@@ -43,6 +43,11 @@ void kr_ok(void)
 	errmsg[0] = '\0';
 }
 
+int kr_null(const char *fn, const char *what)
+{
+	return kr_fail(EINVAL, "%s: no %s (NULL)", fn, what);
+}
+
 KRELOC_API kreloc_print_fn_t kreloc_set_print(kreloc_print_fn_t fn, void *ctx)
 {
 	kreloc_print_fn_t old = print_fn;

@@ -23,6 +23,8 @@ int kr_fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)))
 int kr_fail_msg(int err, const char *msg);
 /* Forget the thread's message (a call that succeeded). */
 void kr_ok(void);
+/* -EINVAL with "FN: no WHAT": a pointer argument the caller must give was NULL. */
+int kr_null(const char *fn, const char *what);
 
 /* One-line reason into err (ksnap_seterr()), and -e: return kr_seterr(EINVAL, err, len, ...); */
 #define kr_seterr(e, err, len, ...) (ksnap_seterr(err, len, __VA_ARGS__), -(e))

@@ -83,6 +83,8 @@ KRELOC_API int kreloc_files_new(const struct kreloc_files_opts *opts, struct kre
 	char err[KR_ERR_MAX];
 	int ret;
 
+	if (!files)
+		return kr_null(__func__, "files");
 	*files = NULL;
 	ret = files_new(opts, files, err, sizeof(err));
 	if (ret)
@@ -115,9 +117,11 @@ KRELOC_API int kreloc_resolver_new(const struct kreloc_snapshot *snap,
 	struct kreloc_resolver *r;
 	int ret;
 
+	if (!out)
+		return kr_null(__func__, "r");
 	*out = NULL;
 	if (!snap)
-		return kr_fail(EINVAL, "no snapshot");
+		return kr_null(__func__, "snap");
 	if ((unsigned int)kind >= sizeof(kinds) / sizeof(kinds[0]) ||
 	    (kind != KRELOC_MAP_NONE && !path))
 		return kr_fail(EINVAL, "a map kind needs a map_path, and a known kind");
@@ -196,6 +200,14 @@ KRELOC_API int kreloc_resolve_at(const struct kreloc_resolver *r, uint64_t addr,
 	struct kres_hit h;
 	int kind;
 
+	if (!r || !info) {
+		if (info) {
+			memset(&i, 0, sizeof(i));
+			i.module = -1;
+			kr_copy_info(info, sz, &i, sizeof(i));
+		}
+		return kr_null(__func__, !r ? "r" : "info");
+	}
 	memset(&h, 0, sizeof(h));
 	if (when && to_when(when, &w))
 		return KRELOC_UNKNOWN;
@@ -252,6 +264,12 @@ KRELOC_API const char *kreloc_resolve_why_at(const struct kreloc_resolver *r, ui
 {
 	struct kres_when w;
 
+	if (!buf || !len)
+		return NULL;
+	if (!r) {
+		snprintf(buf, len, "no resolver (NULL)");
+		return buf;
+	}
 	if (when && to_when(when, &w)) {
 		snprintf(buf, len, "unknown clock %d", (int)when->clock);
 		return buf;
@@ -268,9 +286,12 @@ KRELOC_API const char *kreloc_resolve_why(const struct kreloc_resolver *r, uint6
 KRELOC_API int kreloc_resolver_core_file(const struct kreloc_resolver *r,
 					 struct kreloc_file_info *info, size_t sz)
 {
-	const struct kcore *c = r->r.core;
 	struct kreloc_file_info i = { NULL, KRELOC_ORIGIN_NONE, "", false };
+	const struct kcore *c;
 
+	if (!r || !info)
+		return kr_null(__func__, !r ? "r" : "info");
+	c = r->r.core;
 	if (c) {
 		i.path = c->path;
 		i.origin = c->origin;
@@ -283,8 +304,8 @@ KRELOC_API int kreloc_resolver_core_file(const struct kreloc_resolver *r,
 KRELOC_API int kreloc_resolver_core_symbols(const struct kreloc_resolver *r,
 					    kreloc_symbol_fn_t fn, void *ctx, size_t *left_out)
 {
-	const struct ksnap *s = &r->snap->s;
-	const struct kcore *c = r->r.core;
+	const struct ksnap *s;
+	const struct kcore *c;
 	struct ks_area a[KSNAP_MAX_CORE];
 	struct kreloc_symbol y;
 	uint64_t lowest = UINT64_MAX;
@@ -293,6 +314,10 @@ KRELOC_API int kreloc_resolver_core_symbols(const struct kreloc_resolver *r,
 
 	if (left_out)
 		*left_out = 0;
+	if (!r || !fn)
+		return kr_null(__func__, !r ? "r" : "fn");
+	s = &r->snap->s;
+	c = r->r.core;
 	if (!c)
 		return kr_fail(ENODATA, "no map of the core kernel's symbols");
 	na = ksnap_core_areas(s, a);
@@ -362,7 +387,7 @@ static int module_of(const struct kreloc_resolver *r, size_t mod, bool ok,
 		     const struct kres_mod **out)
 {
 	const struct kres_mod *ms;
-	int ret = kr_check_mod(r->snap, mod);
+	int ret = r ? kr_check_mod(r->snap, mod) : kr_fail(EINVAL, "no resolver (NULL)");
 
 	*out = NULL;
 	if (ret)
@@ -383,6 +408,8 @@ KRELOC_API int kreloc_resolver_module_file(const struct kreloc_resolver *r, size
 	struct kreloc_module_file_info i;
 	int ret;
 
+	if (!info)
+		return kr_null(__func__, "info");
 	ret = module_of(r, mod, false, &ms);
 	if (ret)
 		return ret;
@@ -403,6 +430,8 @@ KRELOC_API int kreloc_resolver_module_image(const struct kreloc_resolver *r, siz
 	const struct kres_mod *ms;
 	int ret;
 
+	if (!data || !len)
+		return kr_null(__func__, !data ? "data" : "len");
 	*data = NULL;
 	*len = 0;
 	ret = module_of(r, mod, true, &ms);
@@ -424,8 +453,8 @@ static int module_symbols(const struct kreloc_resolver *r, size_t mod, bool all,
 	int n = 0, ret;
 
 	if (!r || !fn)
-		return kr_fail(EINVAL, "kreloc_resolver_module_symbols: %s",
-			       !r ? "no resolver" : "no callback");
+		return kr_null(all ? "kreloc_resolver_module_symbols_all" :
+			       "kreloc_resolver_module_symbols", !r ? "r" : "fn");
 	ret = module_of(r, mod, true, &ms);
 	if (ret)
 		return ret;
@@ -478,6 +507,8 @@ KRELOC_API int kreloc_resolver_module_sections(const struct kreloc_resolver *r, 
 	size_t i;
 	int n = 0, ret;
 
+	if (!fn)
+		return kr_null(__func__, "fn");
 	ret = module_of(r, mod, true, &ms);
 	if (ret)
 		return ret;

@@ -17,13 +17,18 @@
  *    success and a negative errno value on failure; kreloc_errmsg() then
  *    gives a one-line reason.  Functions returning a pointer never fail
  *    (they return NULL only for "none").
+ *  - A pointer argument may be NULL only where its description says so
+ *    ("or NULL"); any other NULL is refused with -EINVAL (a function
+ *    returning a string returns NULL, or says so in the caller's buffer),
+ *    never dereferenced.
  *  - The library never prints and never exits.  Warnings go to the
  *    callback set with kreloc_set_print(); without one they are dropped.
  *  - Options structs start with a size_t sz member set to their size
  *    (KRELOC_OPTS() does that); information structs are filled up to the
  *    size the caller passes.  Members are only ever appended, so a program
  *    built against an older header keeps working with a newer library.
- *  - Strings returned live as long as the object they come from.
+ *  - Strings returned live as long as the object they come from, and are
+ *    NUL-terminated.
  *
  * Thread safety: a snapshot is read-only once loaded and may be used from
  * any number of threads.  A resolver may be used by several threads at
@@ -80,7 +85,7 @@ typedef void (*kreloc_print_fn_t)(enum kreloc_print_level level, const char *msg
 /**
  * kreloc_set_print() - where the library's warnings go
  * @fn:		called with each message (one line, no newline), or NULL to drop them
- * @ctx:	passed to @fn
+ * @ctx:	passed to @fn, or NULL
  *
  * Return: the previous callback.
  */
@@ -151,7 +156,7 @@ KRELOC_API int kreloc_snapshot_load(const char *path, struct kreloc_snapshot **s
 /**
  * kreloc_snapshot_read() - read a snapshot from a stream
  * @f:		the stream, read to its end
- * @name:	the name errors give it
+ * @name:	the name errors give it, or NULL ("snapshot")
  * @snap:	set to the new snapshot
  *
  * Return: as kreloc_snapshot_load().
@@ -184,8 +189,9 @@ KRELOC_API int kreloc_snapshot_live(const char *root, struct kreloc_snapshot **s
 KRELOC_API int kreloc_snapshot_write(const struct kreloc_snapshot *snap, FILE *f);
 
 /**
- * kreloc_snapshot_free() - free a snapshot (NULL is ignored)
- * @snap:	the snapshot; no resolver made from it may still be in use
+ * kreloc_snapshot_free() - free a snapshot
+ * @snap:	the snapshot, or NULL (ignored); no resolver made from it may
+ *		still be in use
  */
 KRELOC_API void kreloc_snapshot_free(struct kreloc_snapshot *snap);
 
@@ -216,7 +222,7 @@ struct kreloc_snapshot_info {
  * @info:	filled in
  * @sz:		sizeof(*info) as the caller knows it
  *
- * Return: 0, or -EINVAL.
+ * Return: 0, or -EINVAL (NULL @snap or @info).
  */
 KRELOC_API int kreloc_snapshot_info(const struct kreloc_snapshot *snap,
 				    struct kreloc_snapshot_info *info, size_t sz);
@@ -542,8 +548,9 @@ struct kreloc_files_opts {
 KRELOC_API int kreloc_files_new(const struct kreloc_files_opts *opts, struct kreloc_files **files);
 
 /**
- * kreloc_files_free() - drop the caller's reference (NULL is ignored)
- * @files:	freed when the last resolver using it is freed too
+ * kreloc_files_free() - drop the caller's reference
+ * @files:	the object, or NULL (ignored); freed when the last resolver
+ *		using it is freed too
  */
 KRELOC_API void kreloc_files_free(struct kreloc_files *files);
 
@@ -587,7 +594,8 @@ struct kreloc_resolver_opts {
 /**
  * kreloc_resolver_new() - a resolver for one snapshot's addresses
  * @snap:	the snapshot; it must outlive the resolver
- * @opts:	where the symbols come from
+ * @opts:	where the symbols come from, or NULL (the vmlinux of the
+ *		snapshot's build id, from where distributions install it)
  * @r:		set to the new resolver
  *
  * The core kernel's map must be of the snapshot's build: its release (a
@@ -606,8 +614,8 @@ KRELOC_API int kreloc_resolver_new(const struct kreloc_snapshot *snap,
 				   struct kreloc_resolver **r);
 
 /**
- * kreloc_resolver_free() - free a resolver (NULL is ignored)
- * @r:		the resolver
+ * kreloc_resolver_free() - free a resolver (and its references)
+ * @r:		the resolver, or NULL (ignored)
  */
 KRELOC_API void kreloc_resolver_free(struct kreloc_resolver *r);
 
@@ -666,7 +674,7 @@ KRELOC_API int kreloc_resolve(const struct kreloc_resolver *r, uint64_t addr, un
  * @r:		the resolver
  * @addr:	the address
  * @flags:	KRELOC_RESOLVE_*
- * @when:	when it was seen (NULL: as kreloc_resolve())
+ * @when:	when it was seen, or NULL (as kreloc_resolve())
  * @info:	filled in
  * @sz:		sizeof(*info)
  *
@@ -691,7 +699,7 @@ typedef int (*kreloc_candidate_fn_t)(void *ctx, const struct kreloc_addr_info *i
  * @when:	when it was seen, or NULL for at any time
  * @fn:		called with each record's resolution, newest record first
  *		(info->candidates holds their number); nonzero stops
- * @ctx:	passed to @fn
+ * @ctx:	passed to @fn, or NULL
  *
  * Return: the number of records, or @fn's nonzero value.
  */
@@ -710,7 +718,8 @@ KRELOC_API int kreloc_resolve_candidates(const struct kreloc_resolver *r, uint64
  *		the records as NAME@LOAD_GEN)...
  * @len:	its size
  *
- * Return: @buf.
+ * Return: @buf (with a NULL @r, the words say so), or NULL for a NULL
+ * @buf or a zero @len.
  */
 KRELOC_API const char *kreloc_resolve_why(const struct kreloc_resolver *r, uint64_t addr,
 					  unsigned int flags, char *buf, size_t len);
@@ -720,11 +729,11 @@ KRELOC_API const char *kreloc_resolve_why(const struct kreloc_resolver *r, uint6
  * @r:		the resolver
  * @addr:	the address
  * @flags:	KRELOC_RESOLVE_*
- * @when:	as given to kreloc_resolve_at()
+ * @when:	as given to kreloc_resolve_at(), or NULL
  * @buf:	as kreloc_resolve_why(), and: no record held it then
  * @len:	its size
  *
- * Return: @buf.
+ * Return: as kreloc_resolve_why().
  */
 KRELOC_API const char *kreloc_resolve_why_at(const struct kreloc_resolver *r, uint64_t addr,
 					     unsigned int flags, const struct kreloc_time *when,
@@ -743,7 +752,7 @@ struct kreloc_file_info {
  * @info:	filled in (path NULL for a resolver without core symbols)
  * @sz:		sizeof(*info)
  *
- * Return: 0, or -EINVAL.
+ * Return: 0, or -EINVAL (NULL @r or @info).
  */
 KRELOC_API int kreloc_resolver_core_file(const struct kreloc_resolver *r,
 					 struct kreloc_file_info *info, size_t sz);
@@ -763,9 +772,9 @@ typedef int (*kreloc_symbol_fn_t)(void *ctx, const struct kreloc_symbol *sym);
  * kreloc_resolver_core_symbols() - the core kernel's symbols of this boot
  * @r:		the resolver
  * @fn:		called for each in the map's order; a nonzero return stops
- * @ctx:	passed to @fn
+ * @ctx:	passed to @fn, or NULL
  * @left_out:	set to the number of symbols in sections without a
- *		published offset, which are not given (may be NULL)
+ *		published offset, which are not given; or NULL
  *
  * Absolute symbols, and x86_64's per-CPU ones below the lowest section,
  * are given unmoved, as /proc/kallsyms lists them.
@@ -825,7 +834,7 @@ KRELOC_API int kreloc_resolver_module_image(const struct kreloc_resolver *r, siz
  * @fn:		called for each symbol of a placed section (see
  *		kreloc_mem_info.placed), with the letter /proc/kallsyms
  *		gives it (upper case when the module exports it)
- * @ctx:	passed to @fn
+ * @ctx:	passed to @fn, or NULL
  *
  * Return: the number of symbols, @fn's nonzero value (negative: as is),
  * or -ENOENT (no usable file), -ERANGE.
@@ -840,7 +849,7 @@ KRELOC_API int kreloc_resolver_module_symbols(const struct kreloc_resolver *r, s
  * @fn:		called for each symbol of every section the record placed,
  *		its init sections included when they are freed (their
  *		addresses held them while ->init ran), with its st_size
- * @ctx:	passed to @fn
+ * @ctx:	passed to @fn, or NULL
  *
  * What a profiler needs for samples taken at any time of the record's
  * life (kreloc_snapshot_module_time() says when each region lived).
@@ -857,7 +866,7 @@ KRELOC_API int kreloc_resolver_module_symbols_all(const struct kreloc_resolver *
  * @fn:		called with each section the kernel placed for the record's
  *		life that the .ko loads (allocated, non-empty), in record
  *		order; its sym has the section's name and address, type 0
- * @ctx:	passed to @fn
+ * @ctx:	passed to @fn, or NULL
  *
  * Return: the number of sections, @fn's nonzero value, or -ENOENT, -ERANGE.
  */

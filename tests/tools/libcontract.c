@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libcontract.c MODE SNAPSHOT KALLSYMS MODULES_DIR [ROOT]: libkreloc's
+ * contract with its callers, as <kreloc/kreloc.h> states it, checked from
+ * outside (only the public header).  One line per check, "ok ..." or
+ * "FAIL ..."; exit 1 if any failed.
+ *
+ *   nulls      every public function called with each pointer argument
+ *              NULL in turn (the others valid), each in a child process
+ *              of its own: "FUNC PARAM nullable|required RESULT".  A
+ *              required one must be refused (-EINVAL; a string function
+ *              returns NULL or says so in the buffer), a nullable one
+ *              taken; a crash is a failure.  test_lib.sh compares the
+ *              pairs with the header's (which says "or NULL").
+ *   growth     info structs as libbpf's tests take them: a caller's
+ *              struct larger than the library's is zeroed past it, a
+ *              smaller one is not written past its size.
+ *   opts       options structs as libbpf's OPTS_VALID takes them: sz 0 and
+ *              nonzero bytes past the library's size are refused with a
+ *              message; zeros past it, and an older caller's smaller
+ *              struct, are taken.
+ *   owner      the snapshot freed before its resolver: the resolver keeps
+ *              answering as before (run under AddressSanitizer).
+ *   callbacks  one rule for every callback: 0 goes on, nonzero stops and
+ *              the call returns a negative value (the callback's own, or
+ *              -ECANCELED for a positive one), never a count.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <kreloc/kreloc.h>
+
+static const char *snap_path, *map_path, *mods_dir, *root;
+static struct kreloc_snapshot *g_snap;
+static struct kreloc_resolver *g_r;
+static struct kreloc_files *g_files;
+static size_t g_mod;			/* a record with a usable .ko */
+static uint64_t g_addr;			/* an address in it */
+static int failed;
+
+static void result(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void result(int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s ", ok ? "ok" : "FAIL");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	failed |= !ok;
+}
+
+static int count_sym(void *ctx, const struct kreloc_symbol *s)
+{
+	(void)s;
+	if (ctx)
+		(*(int *)ctx)++;
+	return 0;
+}
+
+static int count_cand(void *ctx, const struct kreloc_addr_info *i)
+{
+	(void)i;
+	if (ctx)
+		(*(int *)ctx)++;
+	return 0;
+}
+
+static int setup(void)
+{
+	KRELOC_OPTS(kreloc_files_opts, fo, .modules_dir = mods_dir);
+	struct kreloc_module_file_info mf;
+	struct kreloc_module_info m;
+	struct kreloc_mem_info k;
+	size_t i, j;
+
+	if (kreloc_snapshot_load(snap_path, &g_snap) || kreloc_files_new(&fo, &g_files)) {
+		fprintf(stderr, "libcontract: %s\n", kreloc_errmsg());
+		return -1;
+	}
+	KRELOC_OPTS(kreloc_resolver_opts, ro, .map_kind = KRELOC_MAP_KALLSYMS, .map_path = map_path,
+		    .files = g_files);
+	if (kreloc_resolver_new(g_snap, &ro, &g_r)) {
+		fprintf(stderr, "libcontract: %s\n", kreloc_errmsg());
+		return -1;
+	}
+	/* A live record with its .ko, and the start of its .text. */
+	for (i = 0; kreloc_snapshot_module(g_snap, i, &m, sizeof(m)) == 0; i++) {
+		if (!m.loaded || kreloc_resolver_module_file(g_r, i, &mf, sizeof(mf)) ||
+		    mf.status != KRELOC_FILE_OK)
+			continue;
+		for (j = 0; kreloc_snapshot_module_mem(g_snap, i, j, &k, sizeof(k)) == 0; j++)
+			if (k.kind == KRELOC_MEM_SECTION && !strcmp(k.name, ".text") &&
+			    k.address.known) {
+				g_mod = i;
+				g_addr = k.address.value + 1;
+				return 0;
+			}
+	}
+	fprintf(stderr, "libcontract: no live module record with its .ko in %s\n", mods_dir);
+	return -1;
+}
+
+/* ------------------------------------------------------------------ nulls */
+
+enum want { W_EINVAL, W_TAKEN, W_NULLSTR, W_SAYS };
+
+struct nullcase {
+	const char *fn, *param;
+	enum want want;
+	long (*call)(void);
+};
+
+static char buf[256];
+static struct kreloc_time when = { KRELOC_CLOCK_LOCAL, 0, UINT64_MAX };
+
+/* NULLCASE(fn, param, want, expr): a case whose call evaluates expr. */
+#define NULLCASE(f, p, w, expr) \
+	static long nc_##f##_##p(void) { return (long)(expr); }
+#define NC(f, p, w) { #f, #p, w, nc_##f##_##p }
+
+/* A string function's answer: 0 for NULL, 1 for the buffer saying "no resolver". */
+static long str_rc(const char *s)
+{
+	return !s ? 0 : strstr(s, "no resolver") ? 1 : 2;
+}
+
+static FILE *snap_stream(void)
+{
+	return fopen(snap_path, "r");
+}
+
+static struct kreloc_snapshot *tmp_snap;
+static struct kreloc_resolver *tmp_r;
+static struct kreloc_files *tmp_files;
+static struct kreloc_snapshot_info si;
+static struct kreloc_section_info sec;
+static struct kreloc_anchor_info an;
+static struct kreloc_module_info mi;
+static struct kreloc_mem_info memi;
+static struct kreloc_probe_spec ps;
+static struct kreloc_probe_info pi;
+static struct kreloc_addr_info ai;
+static struct kreloc_file_info fi;
+static struct kreloc_module_file_info mfi;
+static uint64_t u64, u64b;
+static const void *vp;
+static size_t zs;
+
+NULLCASE(kreloc_set_print, fn, W_TAKEN, (kreloc_set_print(NULL, buf), 0))
+NULLCASE(kreloc_set_print, ctx, W_TAKEN, (kreloc_set_print(NULL, NULL), 0))
+NULLCASE(kreloc_snapshot_load, path, W_EINVAL, kreloc_snapshot_load(NULL, &tmp_snap))
+NULLCASE(kreloc_snapshot_load, snap, W_EINVAL, kreloc_snapshot_load(snap_path, NULL))
+NULLCASE(kreloc_snapshot_read, f, W_EINVAL, kreloc_snapshot_read(NULL, "x", &tmp_snap))
+NULLCASE(kreloc_snapshot_read, name, W_TAKEN, kreloc_snapshot_read(snap_stream(), NULL, &tmp_snap))
+NULLCASE(kreloc_snapshot_read, snap, W_EINVAL, kreloc_snapshot_read(snap_stream(), "x", NULL))
+NULLCASE(kreloc_snapshot_live, root, W_TAKEN, kreloc_snapshot_live(NULL, &tmp_snap))
+NULLCASE(kreloc_snapshot_live, snap, W_EINVAL, kreloc_snapshot_live(root, NULL))
+NULLCASE(kreloc_snapshot_write, snap, W_EINVAL, kreloc_snapshot_write(NULL, stdout))
+NULLCASE(kreloc_snapshot_write, f, W_EINVAL, kreloc_snapshot_write(g_snap, NULL))
+NULLCASE(kreloc_snapshot_free, snap, W_TAKEN, (kreloc_snapshot_free(NULL), 0))
+NULLCASE(kreloc_snapshot_info, snap, W_EINVAL, kreloc_snapshot_info(NULL, &si, sizeof(si)))
+NULLCASE(kreloc_snapshot_info, info, W_EINVAL, kreloc_snapshot_info(g_snap, NULL, sizeof(si)))
+NULLCASE(kreloc_snapshot_section, snap, W_EINVAL, kreloc_snapshot_section(NULL, 0, &sec, sizeof(sec)))
+NULLCASE(kreloc_snapshot_section, info, W_EINVAL, kreloc_snapshot_section(g_snap, 0, NULL, sizeof(sec)))
+NULLCASE(kreloc_snapshot_anchor, snap, W_EINVAL, kreloc_snapshot_anchor(NULL, 0, &an, sizeof(an)))
+NULLCASE(kreloc_snapshot_anchor, info, W_EINVAL, kreloc_snapshot_anchor(g_snap, 0, NULL, sizeof(an)))
+NULLCASE(kreloc_snapshot_module, snap, W_EINVAL, kreloc_snapshot_module(NULL, 0, &mi, sizeof(mi)))
+NULLCASE(kreloc_snapshot_module, info, W_EINVAL, kreloc_snapshot_module(g_snap, 0, NULL, sizeof(mi)))
+NULLCASE(kreloc_snapshot_module_mem, snap, W_EINVAL,
+	 kreloc_snapshot_module_mem(NULL, 0, 0, &memi, sizeof(memi)))
+NULLCASE(kreloc_snapshot_module_mem, info, W_EINVAL,
+	 kreloc_snapshot_module_mem(g_snap, 0, 0, NULL, sizeof(memi)))
+NULLCASE(kreloc_snapshot_module_find, snap, W_EINVAL, kreloc_snapshot_module_find(NULL, "vfat", NULL))
+NULLCASE(kreloc_snapshot_module_find, name, W_EINVAL, kreloc_snapshot_module_find(g_snap, NULL, NULL))
+NULLCASE(kreloc_snapshot_module_find, load_gen, W_TAKEN,
+	 kreloc_snapshot_module_find(g_snap, "vfat", NULL))
+NULLCASE(kreloc_snapshot_module_live_at, snap, W_EINVAL, kreloc_snapshot_module_live_at(NULL, 0, 1))
+NULLCASE(kreloc_snapshot_module_superseded, snap, W_EINVAL, kreloc_snapshot_module_superseded(NULL, 0))
+NULLCASE(kreloc_snapshot_module_time, snap, W_EINVAL,
+	 kreloc_snapshot_module_time(NULL, 0, KRELOC_EVENT_LOAD, KRELOC_CLOCK_LOCAL, &u64))
+NULLCASE(kreloc_snapshot_module_time, ns, W_EINVAL,
+	 kreloc_snapshot_module_time(g_snap, 0, KRELOC_EVENT_LOAD, KRELOC_CLOCK_LOCAL, NULL))
+NULLCASE(kreloc_snapshot_module_mem_time, snap, W_EINVAL,
+	 kreloc_snapshot_module_mem_time(NULL, 0, 0, KRELOC_CLOCK_LOCAL, &u64, &u64b))
+NULLCASE(kreloc_snapshot_module_mem_time, from, W_EINVAL,
+	 kreloc_snapshot_module_mem_time(g_snap, 0, 0, KRELOC_CLOCK_LOCAL, NULL, &u64b))
+NULLCASE(kreloc_snapshot_module_mem_time, until, W_EINVAL,
+	 kreloc_snapshot_module_mem_time(g_snap, 0, 0, KRELOC_CLOCK_LOCAL, &u64, NULL))
+NULLCASE(kreloc_snapshot_time, snap, W_EINVAL,
+	 kreloc_snapshot_time(NULL, KRELOC_TIME_TAKEN, KRELOC_CLOCK_LOCAL, &u64))
+NULLCASE(kreloc_snapshot_time, ns, W_EINVAL,
+	 kreloc_snapshot_time(g_snap, KRELOC_TIME_TAKEN, KRELOC_CLOCK_LOCAL, NULL))
+NULLCASE(kreloc_snapshot_image_offset, snap, W_EINVAL, kreloc_snapshot_image_offset(NULL, &u64))
+NULLCASE(kreloc_snapshot_image_offset, offset, W_EINVAL, kreloc_snapshot_image_offset(g_snap, NULL))
+NULLCASE(kreloc_live_lockdown, root, W_TAKEN, kreloc_live_lockdown(NULL, buf, sizeof(buf)))
+NULLCASE(kreloc_live_lockdown, buf, W_EINVAL, kreloc_live_lockdown(root, NULL, 16))
+NULLCASE(kreloc_probe_spec_parse, text, W_EINVAL, kreloc_probe_spec_parse(NULL, &ps, sizeof(ps)))
+NULLCASE(kreloc_probe_spec_parse, spec, W_EINVAL, kreloc_probe_spec_parse("vfs_read", NULL, sizeof(ps)))
+NULLCASE(kreloc_probe_locate, live, W_EINVAL, kreloc_probe_locate(NULL, root, "vfs_read", &pi, sizeof(pi)))
+NULLCASE(kreloc_probe_locate, root, W_TAKEN, kreloc_probe_locate(g_snap, NULL, "vfs_read", &pi, sizeof(pi)))
+NULLCASE(kreloc_probe_locate, text, W_EINVAL, kreloc_probe_locate(g_snap, root, NULL, &pi, sizeof(pi)))
+NULLCASE(kreloc_probe_locate, info, W_EINVAL, kreloc_probe_locate(g_snap, root, "vfs_read", NULL, sizeof(pi)))
+NULLCASE(kreloc_files_new, opts, W_TAKEN, kreloc_files_new(NULL, &tmp_files))
+NULLCASE(kreloc_files_new, files, W_EINVAL, kreloc_files_new(NULL, NULL))
+NULLCASE(kreloc_files_free, files, W_TAKEN, (kreloc_files_free(NULL), 0))
+NULLCASE(kreloc_resolver_new, snap, W_EINVAL, kreloc_resolver_new(NULL, NULL, &tmp_r))
+NULLCASE(kreloc_resolver_new, opts, W_TAKEN, kreloc_resolver_new(g_snap, NULL, &tmp_r))
+NULLCASE(kreloc_resolver_new, r, W_EINVAL, kreloc_resolver_new(g_snap, NULL, NULL))
+NULLCASE(kreloc_resolver_free, r, W_TAKEN, (kreloc_resolver_free(NULL), 0))
+NULLCASE(kreloc_resolve, r, W_EINVAL, kreloc_resolve(NULL, g_addr, 0, &ai, sizeof(ai)))
+NULLCASE(kreloc_resolve, info, W_EINVAL, kreloc_resolve(g_r, g_addr, 0, NULL, sizeof(ai)))
+NULLCASE(kreloc_resolve_at, r, W_EINVAL, kreloc_resolve_at(NULL, g_addr, 0, &when, &ai, sizeof(ai)))
+NULLCASE(kreloc_resolve_at, when, W_TAKEN, kreloc_resolve_at(g_r, g_addr, 0, NULL, &ai, sizeof(ai)))
+NULLCASE(kreloc_resolve_at, info, W_EINVAL, kreloc_resolve_at(g_r, g_addr, 0, &when, NULL, sizeof(ai)))
+NULLCASE(kreloc_resolve_candidates, r, W_EINVAL,
+	 kreloc_resolve_candidates(NULL, g_addr, NULL, count_cand, NULL))
+NULLCASE(kreloc_resolve_candidates, when, W_TAKEN,
+	 kreloc_resolve_candidates(g_r, g_addr, NULL, count_cand, NULL))
+NULLCASE(kreloc_resolve_candidates, fn, W_EINVAL,
+	 kreloc_resolve_candidates(g_r, g_addr, NULL, NULL, NULL))
+NULLCASE(kreloc_resolve_candidates, ctx, W_TAKEN,
+	 kreloc_resolve_candidates(g_r, g_addr, &when, count_cand, NULL))
+NULLCASE(kreloc_resolve_why, r, W_SAYS, str_rc(kreloc_resolve_why(NULL, 1, 0, buf, sizeof(buf))))
+NULLCASE(kreloc_resolve_why, buf, W_NULLSTR, str_rc(kreloc_resolve_why(g_r, 1, 0, NULL, 64)))
+NULLCASE(kreloc_resolve_why_at, r, W_SAYS,
+	 str_rc(kreloc_resolve_why_at(NULL, 1, 0, &when, buf, sizeof(buf))))
+NULLCASE(kreloc_resolve_why_at, when, W_TAKEN,
+	 str_rc(kreloc_resolve_why_at(g_r, 1, 0, NULL, buf, sizeof(buf))) == 2 ? 0 : -EINVAL)
+NULLCASE(kreloc_resolve_why_at, buf, W_NULLSTR,
+	 str_rc(kreloc_resolve_why_at(g_r, 1, 0, &when, NULL, 64)))
+NULLCASE(kreloc_resolver_core_file, r, W_EINVAL, kreloc_resolver_core_file(NULL, &fi, sizeof(fi)))
+NULLCASE(kreloc_resolver_core_file, info, W_EINVAL, kreloc_resolver_core_file(g_r, NULL, sizeof(fi)))
+NULLCASE(kreloc_resolver_core_symbols, r, W_EINVAL,
+	 kreloc_resolver_core_symbols(NULL, count_sym, NULL, &zs))
+NULLCASE(kreloc_resolver_core_symbols, fn, W_EINVAL, kreloc_resolver_core_symbols(g_r, NULL, NULL, &zs))
+NULLCASE(kreloc_resolver_core_symbols, ctx, W_TAKEN,
+	 kreloc_resolver_core_symbols(g_r, count_sym, NULL, &zs))
+NULLCASE(kreloc_resolver_core_symbols, left_out, W_TAKEN,
+	 kreloc_resolver_core_symbols(g_r, count_sym, NULL, NULL))
+NULLCASE(kreloc_resolver_module_file, r, W_EINVAL, kreloc_resolver_module_file(NULL, 0, &mfi, sizeof(mfi)))
+NULLCASE(kreloc_resolver_module_file, info, W_EINVAL,
+	 kreloc_resolver_module_file(g_r, 0, NULL, sizeof(mfi)))
+NULLCASE(kreloc_resolver_module_image, r, W_EINVAL, kreloc_resolver_module_image(NULL, g_mod, &vp, &zs))
+NULLCASE(kreloc_resolver_module_image, data, W_EINVAL, kreloc_resolver_module_image(g_r, g_mod, NULL, &zs))
+NULLCASE(kreloc_resolver_module_image, len, W_EINVAL, kreloc_resolver_module_image(g_r, g_mod, &vp, NULL))
+NULLCASE(kreloc_resolver_module_symbols, r, W_EINVAL,
+	 kreloc_resolver_module_symbols(NULL, g_mod, count_sym, NULL))
+NULLCASE(kreloc_resolver_module_symbols, fn, W_EINVAL,
+	 kreloc_resolver_module_symbols(g_r, g_mod, NULL, NULL))
+NULLCASE(kreloc_resolver_module_symbols, ctx, W_TAKEN,
+	 kreloc_resolver_module_symbols(g_r, g_mod, count_sym, NULL))
+NULLCASE(kreloc_resolver_module_symbols_all, r, W_EINVAL,
+	 kreloc_resolver_module_symbols_all(NULL, g_mod, count_sym, NULL))
+NULLCASE(kreloc_resolver_module_symbols_all, fn, W_EINVAL,
+	 kreloc_resolver_module_symbols_all(g_r, g_mod, NULL, NULL))
+NULLCASE(kreloc_resolver_module_symbols_all, ctx, W_TAKEN,
+	 kreloc_resolver_module_symbols_all(g_r, g_mod, count_sym, NULL))
+NULLCASE(kreloc_resolver_module_sections, r, W_EINVAL,
+	 kreloc_resolver_module_sections(NULL, g_mod, count_sym, NULL))
+NULLCASE(kreloc_resolver_module_sections, fn, W_EINVAL,
+	 kreloc_resolver_module_sections(g_r, g_mod, NULL, NULL))
+NULLCASE(kreloc_resolver_module_sections, ctx, W_TAKEN,
+	 kreloc_resolver_module_sections(g_r, g_mod, count_sym, NULL))
+
+static const struct nullcase nullcases[] = {
+	NC(kreloc_set_print, fn, W_TAKEN), NC(kreloc_set_print, ctx, W_TAKEN),
+	NC(kreloc_snapshot_load, path, W_EINVAL), NC(kreloc_snapshot_load, snap, W_EINVAL),
+	NC(kreloc_snapshot_read, f, W_EINVAL), NC(kreloc_snapshot_read, name, W_TAKEN),
+	NC(kreloc_snapshot_read, snap, W_EINVAL),
+	NC(kreloc_snapshot_live, root, W_TAKEN), NC(kreloc_snapshot_live, snap, W_EINVAL),
+	NC(kreloc_snapshot_write, snap, W_EINVAL), NC(kreloc_snapshot_write, f, W_EINVAL),
+	NC(kreloc_snapshot_free, snap, W_TAKEN),
+	NC(kreloc_snapshot_info, snap, W_EINVAL), NC(kreloc_snapshot_info, info, W_EINVAL),
+	NC(kreloc_snapshot_section, snap, W_EINVAL), NC(kreloc_snapshot_section, info, W_EINVAL),
+	NC(kreloc_snapshot_anchor, snap, W_EINVAL), NC(kreloc_snapshot_anchor, info, W_EINVAL),
+	NC(kreloc_snapshot_module, snap, W_EINVAL), NC(kreloc_snapshot_module, info, W_EINVAL),
+	NC(kreloc_snapshot_module_mem, snap, W_EINVAL), NC(kreloc_snapshot_module_mem, info, W_EINVAL),
+	NC(kreloc_snapshot_module_find, snap, W_EINVAL),
+	NC(kreloc_snapshot_module_find, name, W_EINVAL),
+	NC(kreloc_snapshot_module_find, load_gen, W_TAKEN),
+	NC(kreloc_snapshot_module_live_at, snap, W_EINVAL),
+	NC(kreloc_snapshot_module_superseded, snap, W_EINVAL),
+	NC(kreloc_snapshot_module_time, snap, W_EINVAL), NC(kreloc_snapshot_module_time, ns, W_EINVAL),
+	NC(kreloc_snapshot_module_mem_time, snap, W_EINVAL),
+	NC(kreloc_snapshot_module_mem_time, from, W_EINVAL),
+	NC(kreloc_snapshot_module_mem_time, until, W_EINVAL),
+	NC(kreloc_snapshot_time, snap, W_EINVAL), NC(kreloc_snapshot_time, ns, W_EINVAL),
+	NC(kreloc_snapshot_image_offset, snap, W_EINVAL),
+	NC(kreloc_snapshot_image_offset, offset, W_EINVAL),
+	NC(kreloc_live_lockdown, root, W_TAKEN), NC(kreloc_live_lockdown, buf, W_EINVAL),
+	NC(kreloc_probe_spec_parse, text, W_EINVAL), NC(kreloc_probe_spec_parse, spec, W_EINVAL),
+	NC(kreloc_probe_locate, live, W_EINVAL), NC(kreloc_probe_locate, root, W_TAKEN),
+	NC(kreloc_probe_locate, text, W_EINVAL), NC(kreloc_probe_locate, info, W_EINVAL),
+	NC(kreloc_files_new, opts, W_TAKEN), NC(kreloc_files_new, files, W_EINVAL),
+	NC(kreloc_files_free, files, W_TAKEN),
+	NC(kreloc_resolver_new, snap, W_EINVAL), NC(kreloc_resolver_new, opts, W_TAKEN),
+	NC(kreloc_resolver_new, r, W_EINVAL),
+	NC(kreloc_resolver_free, r, W_TAKEN),
+	NC(kreloc_resolve, r, W_EINVAL), NC(kreloc_resolve, info, W_EINVAL),
+	NC(kreloc_resolve_at, r, W_EINVAL), NC(kreloc_resolve_at, when, W_TAKEN),
+	NC(kreloc_resolve_at, info, W_EINVAL),
+	NC(kreloc_resolve_candidates, r, W_EINVAL), NC(kreloc_resolve_candidates, when, W_TAKEN),
+	NC(kreloc_resolve_candidates, fn, W_EINVAL), NC(kreloc_resolve_candidates, ctx, W_TAKEN),
+	NC(kreloc_resolve_why, r, W_SAYS), NC(kreloc_resolve_why, buf, W_NULLSTR),
+	NC(kreloc_resolve_why_at, r, W_SAYS), NC(kreloc_resolve_why_at, when, W_TAKEN),
+	NC(kreloc_resolve_why_at, buf, W_NULLSTR),
+	NC(kreloc_resolver_core_file, r, W_EINVAL), NC(kreloc_resolver_core_file, info, W_EINVAL),
+	NC(kreloc_resolver_core_symbols, r, W_EINVAL), NC(kreloc_resolver_core_symbols, fn, W_EINVAL),
+	NC(kreloc_resolver_core_symbols, ctx, W_TAKEN),
+	NC(kreloc_resolver_core_symbols, left_out, W_TAKEN),
+	NC(kreloc_resolver_module_file, r, W_EINVAL), NC(kreloc_resolver_module_file, info, W_EINVAL),
+	NC(kreloc_resolver_module_image, r, W_EINVAL), NC(kreloc_resolver_module_image, data, W_EINVAL),
+	NC(kreloc_resolver_module_image, len, W_EINVAL),
+	NC(kreloc_resolver_module_symbols, r, W_EINVAL), NC(kreloc_resolver_module_symbols, fn, W_EINVAL),
+	NC(kreloc_resolver_module_symbols, ctx, W_TAKEN),
+	NC(kreloc_resolver_module_symbols_all, r, W_EINVAL),
+	NC(kreloc_resolver_module_symbols_all, fn, W_EINVAL),
+	NC(kreloc_resolver_module_symbols_all, ctx, W_TAKEN),
+	NC(kreloc_resolver_module_sections, r, W_EINVAL),
+	NC(kreloc_resolver_module_sections, fn, W_EINVAL),
+	NC(kreloc_resolver_module_sections, ctx, W_TAKEN),
+};
+
+static int nulls(void)
+{
+	static const char *const wants[] = { "-EINVAL", "taken", "NULL", "a reason" };
+	size_t i;
+
+	for (i = 0; i < sizeof(nullcases) / sizeof(nullcases[0]); i++) {
+		const struct nullcase *c = &nullcases[i];
+		int p[2], st;
+		long rc = 0;
+		pid_t pid;
+		bool ok;
+
+		fflush(stdout);
+		if (pipe(p) || (pid = fork()) < 0)
+			return 1;
+		if (!pid) {
+			close(p[0]);
+			rc = c->call();
+			if (write(p[1], &rc, sizeof(rc)) != sizeof(rc))
+				_exit(3);
+			_exit(0);
+		}
+		close(p[1]);
+		if (read(p[0], &rc, sizeof(rc)) != sizeof(rc))
+			rc = LONG_MIN;
+		close(p[0]);
+		waitpid(pid, &st, 0);
+		if (rc == LONG_MIN || !WIFEXITED(st) || WEXITSTATUS(st)) {
+			result(0, "%s %s %s: crashed (%s %d)", c->fn, c->param,
+			       c->want == W_TAKEN ? "nullable" : "required",
+			       WIFSIGNALED(st) ? "signal" : "exit",
+			       WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+			continue;
+		}
+		ok = c->want == W_EINVAL ? rc == -EINVAL : c->want == W_TAKEN ? rc != -EINVAL :
+		     c->want == W_NULLSTR ? rc == 0 : rc == 1;
+		result(ok, "%s %s %s: %s (want %s)", c->fn, c->param,
+		       c->want == W_TAKEN ? "nullable" : "required",
+		       c->want == W_NULLSTR || c->want == W_SAYS ?
+		       (rc == 0 ? "NULL" : rc == 1 ? "a reason" : "a string") :
+		       rc == -EINVAL ? "-EINVAL" : "taken", wants[c->want]);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 5) {
+		fprintf(stderr, "usage: libcontract MODE SNAPSHOT KALLSYMS MODULES_DIR [ROOT]\n");
+		return 2;
+	}
+	snap_path = argv[2];
+	map_path = argv[3];
+	mods_dir = argv[4];
+	root = argc > 5 ? argv[5] : "/nonexistent";
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (setup())
+		return 2;
+	if (!strcmp(argv[1], "nulls"))
+		nulls();
+	else
+		return 2;
+	kreloc_resolver_free(g_r);
+	kreloc_files_free(g_files);
+	kreloc_snapshot_free(g_snap);
+	return failed;
+}
