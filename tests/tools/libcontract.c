@@ -375,6 +375,74 @@ static int nulls(void)
 	return 0;
 }
 
+/* ------------------------------------------------------------------ owner */
+
+struct addrs {
+	uint64_t a[4096];
+	size_t n, seen;
+};
+
+/* Every 37th symbol, a byte in. */
+static int pick(void *ctx, const struct kreloc_symbol *s)
+{
+	struct addrs *x = ctx;
+
+	if (x->seen++ % 37 == 0 && x->n < sizeof(x->a) / sizeof(x->a[0]))
+		x->a[x->n++] = s->address + 1;
+	return 0;
+}
+
+/* An address's answer as one line of text (what a caller keeps or prints). */
+static void answer(const struct kreloc_resolver *r, uint64_t a, char *out, size_t len)
+{
+	struct kreloc_module_file_info mf;
+	struct kreloc_addr_info i;
+	char why[256];
+	int k = kreloc_resolve(r, a, 0, &i, sizeof(i));
+
+	if (k <= 0) {
+		snprintf(out, len, "? %s", kreloc_resolve_why(r, a, 0, why, sizeof(why)));
+		return;
+	}
+	snprintf(out, len, "%s+0x%" PRIx64 " [%s %s] %s %s", i.symbol ? i.symbol : "-", i.offset,
+		 i.module_name ? i.module_name : "", i.module_state ? i.module_state : "", i.section,
+		 i.module >= 0 && !kreloc_resolver_module_file(r, (size_t)i.module, &mf, sizeof(mf)) &&
+		 mf.file.path ? mf.file.build_id : "");
+}
+
+static int owner(void)
+{
+	KRELOC_OPTS(kreloc_resolver_opts, ro, .map_kind = KRELOC_MAP_KALLSYMS, .map_path = map_path,
+		    .modules_dir = mods_dir);
+	static char before[4096][300], after[300];
+	struct kreloc_snapshot *s;
+	struct kreloc_resolver *r;
+	static struct addrs x;
+	size_t i, differ = 0;
+
+	if (kreloc_snapshot_load(snap_path, &s) || kreloc_resolver_new(s, &ro, &r)) {
+		result(0, "owner: %s", kreloc_errmsg());
+		return 1;
+	}
+	kreloc_resolver_core_symbols(r, pick, &x, NULL);
+	x.seen = 0;
+	kreloc_resolver_module_symbols(r, g_mod, pick, &x);
+	/* Half of the module records' files are read after the snapshot is gone. */
+	for (i = 0; i < x.n / 2; i++)
+		answer(r, x.a[i], before[i], sizeof(before[i]));
+	kreloc_snapshot_free(s);
+	for (i = 0; i < x.n / 2; i++) {
+		answer(r, x.a[i], after, sizeof(after));
+		differ += strcmp(before[i], after) != 0;
+	}
+	for (; i < x.n; i++)
+		answer(r, x.a[i], before[i], sizeof(before[i]));
+	result(!differ && x.n > 100, "owner: the snapshot freed first, its resolver answers %zu "
+	       "addresses as before (%zu differ) and %zu more", x.n / 2, differ, x.n - x.n / 2);
+	kreloc_resolver_free(r);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 5) {
@@ -390,6 +458,8 @@ int main(int argc, char **argv)
 		return 2;
 	if (!strcmp(argv[1], "nulls"))
 		nulls();
+	else if (!strcmp(argv[1], "owner"))
+		owner();
 	else
 		return 2;
 	kreloc_resolver_free(g_r);

@@ -196,6 +196,10 @@ check "NULL: each of the $(wc -l < "$W/prognull") pointer arguments of the publi
 differ=$(comm -3 "$W/hdrptr" "$W/prognull" | sed 's/^\t/table: /; s/^\([a-z]\)/header: \1/' | paste -sd';')
 check "NULL: the table is every pointer argument of every function <kreloc/kreloc.h> exports, nullable as its kernel-doc says${differ:+ (differ: $differ)}" \
 	sh -c 'test -z "$1" && cut -d" " -f1 "$2" | sort -u | cmp -s - "$3"' sh "$differ" "$W/hdrnull" "$W/api"
+contract owner; rc=$?
+check "ownership: $(sed -n 's/^[a-zA-Z]* owner: //p' "$W/c_owner.out" | head -1) (exit $rc; ASan: $(grep -c 'ERROR: AddressSanitizer' "$W/c_owner.err"))" \
+	sh -c '[ '"$rc"' = 0 ] && grep -q "^ok owner" "$1"' sh "$W/c_owner.out"
+[ $rc = 0 ] || grep -m3 -A3 'ERROR: AddressSanitizer' "$W/c_owner.err" | diag
 
 # ---------------------------------------------------------------- threads
 srcs=$(make -s -C "$L" print-SRCS | tr ' ' '\n' | sed "s#^#$L/#")

@@ -141,13 +141,13 @@ KRELOC_API int kreloc_resolver_new(const struct kreloc_snapshot *snap,
 		files_put(files);
 		return kr_fail(ENOMEM, "out of memory");
 	}
+	kr_snap_get(snap);
 	r->snap = snap;
 	ret = kres_init(&r->r, &snap->s, files, kinds[kind], path,
 			kind == KRELOC_MAP_NONE && modules_only, err, sizeof(err));
 	files_put(files);		/* kres_init() took its own */
 	if (ret) {
-		kres_free(&r->r);
-		free(r);
+		kreloc_resolver_free(r);
 		return kr_fail_msg(-ret, err);
 	}
 	*out = r;
@@ -160,6 +160,7 @@ KRELOC_API void kreloc_resolver_free(struct kreloc_resolver *r)
 	if (!r)
 		return;
 	kres_free(&r->r);
+	kr_snap_put(r->snap);
 	free(r);
 }
 

@@ -23,7 +23,27 @@ void kr_copy_info(void *dst, size_t sz, const void *src, size_t size)
 
 static struct kreloc_snapshot *snap_new(void)
 {
-	return calloc(1, sizeof(struct kreloc_snapshot));
+	struct kreloc_snapshot *s = calloc(1, sizeof(*s));
+
+	if (s)
+		atomic_init(&s->refs, 1);
+	return s;
+}
+
+void kr_snap_get(const struct kreloc_snapshot *snap)
+{
+	/* The count is bookkeeping, not the snapshot a const pointer protects. */
+	atomic_fetch_add(&((struct kreloc_snapshot *)snap)->refs, 1);
+}
+
+void kr_snap_put(const struct kreloc_snapshot *snap)
+{
+	struct kreloc_snapshot *s = (struct kreloc_snapshot *)snap;
+
+	if (!s || atomic_fetch_sub(&s->refs, 1) != 1)
+		return;
+	ksnap_free(&s->s);
+	free(s);
 }
 
 KRELOC_API int kreloc_snapshot_load(const char *path, struct kreloc_snapshot **snap)
@@ -112,10 +132,7 @@ KRELOC_API int kreloc_snapshot_write(const struct kreloc_snapshot *snap, FILE *f
 
 KRELOC_API void kreloc_snapshot_free(struct kreloc_snapshot *snap)
 {
-	if (!snap)
-		return;
-	ksnap_free(&snap->s);
-	free(snap);
+	kr_snap_put(snap);
 }
 
 static struct kreloc_value val(const struct kval *v)

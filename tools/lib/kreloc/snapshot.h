@@ -3,18 +3,25 @@
 #ifndef KRELOC_SNAPSHOT_H
 #define KRELOC_SNAPSHOT_H
 
+#include <stdatomic.h>
 #include "internal.h"
 #include "kresolve.h"
 #include "ksnap.h"
 
+/* Read-only once loaded; the caller and each resolver made from it hold a reference. */
 struct kreloc_snapshot {
 	struct ksnap s;
+	atomic_int refs;
 };
 
 struct kreloc_resolver {
 	struct kres r;
-	const struct kreloc_snapshot *snap;
+	const struct kreloc_snapshot *snap;	/* a reference */
 };
+
+/* Take and drop a reference (the last frees it; NULL is ignored). */
+void kr_snap_get(const struct kreloc_snapshot *snap);
+void kr_snap_put(const struct kreloc_snapshot *snap);
 
 /*
  * Copy a filled info struct (size bytes) into the caller's of sz bytes:

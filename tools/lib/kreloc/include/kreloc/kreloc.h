@@ -28,7 +28,9 @@
  *    size the caller passes.  Members are only ever appended, so a program
  *    built against an older header keeps working with a newer library.
  *  - Strings returned live as long as the object they come from, and are
- *    NUL-terminated.
+ *    NUL-terminated.  A resolver holds a reference on its snapshot (and on
+ *    its kreloc_files): each may be freed before the resolvers made from
+ *    it, which keep it until they are freed.
  *
  * Thread safety: a snapshot is read-only once loaded and may be used from
  * any number of threads.  A resolver may be used by several threads at
@@ -189,9 +191,11 @@ KRELOC_API int kreloc_snapshot_live(const char *root, struct kreloc_snapshot **s
 KRELOC_API int kreloc_snapshot_write(const struct kreloc_snapshot *snap, FILE *f);
 
 /**
- * kreloc_snapshot_free() - free a snapshot
- * @snap:	the snapshot, or NULL (ignored); no resolver made from it may
- *		still be in use
+ * kreloc_snapshot_free() - drop the caller's reference to a snapshot
+ * @snap:	the snapshot, or NULL (ignored)
+ *
+ * The snapshot is freed when the last resolver made from it is freed too:
+ * a resolver holds a reference, so the two may be freed in any order.
  */
 KRELOC_API void kreloc_snapshot_free(struct kreloc_snapshot *snap);
 
@@ -593,7 +597,7 @@ struct kreloc_resolver_opts {
 
 /**
  * kreloc_resolver_new() - a resolver for one snapshot's addresses
- * @snap:	the snapshot; it must outlive the resolver
+ * @snap:	the snapshot (the resolver takes a reference)
  * @opts:	where the symbols come from, or NULL (the vmlinux of the
  *		snapshot's build id, from where distributions install it)
  * @r:		set to the new resolver
