@@ -30,6 +30,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -375,6 +376,136 @@ static int nulls(void)
 	return 0;
 }
 
+/* ------------------------------------------------------------------ growth */
+
+/*
+ * GROWTH(NAME, TYPE, SMALL, CALL): CALL (using info and sz) with a caller's
+ * struct 64 bytes larger than the library's, all 0xa5: the bytes past the
+ * library's must come back zero; then with sz SMALL (an older caller's
+ * struct): no byte at or past SMALL may change.
+ */
+#define GROWTH(name, T, small, CALL) do {						\
+	unsigned char b_[sizeof(T) + 64];						\
+	size_t k_, bad_ = 0;								\
+	long rc_;									\
+											\
+	memset(b_, 0xa5, sizeof(b_));							\
+	{ void *info = b_; size_t sz = sizeof(b_); rc_ = (CALL); }			\
+	for (k_ = sizeof(T); k_ < sizeof(b_); k_++)					\
+		bad_ += b_[k_] != 0;							\
+	result(rc_ >= 0 && !bad_, "growth: %s fills a caller's %s 64 bytes larger than "	\
+	       "its own and zeroes those (%zu not zero, rc %ld)", name, #T, bad_, rc_);	\
+	memset(b_, 0xa5, sizeof(b_));							\
+	{ void *info = b_; size_t sz = (small); rc_ = (CALL); }			\
+	for (bad_ = 0, k_ = (small); k_ < sizeof(b_); k_++)				\
+		bad_ += b_[k_] != 0xa5;							\
+	for (k_ = 0; k_ < (small) && b_[k_] == 0xa5; k_++)				\
+		;									\
+	result(rc_ >= 0 && !bad_ && k_ < (small), "growth: %s fills an older caller's %zu "	\
+	       "bytes of %s and writes nothing past them (%zu written, rc %ld)", name,	\
+	       (size_t)(small), #T, bad_, rc_);						\
+} while (0)
+
+static int growth(void)
+{
+	struct kreloc_time t = { KRELOC_CLOCK_LOCAL, 0, UINT64_MAX };
+
+	GROWTH("kreloc_snapshot_info", struct kreloc_snapshot_info,
+	       offsetof(struct kreloc_snapshot_info, arch), kreloc_snapshot_info(g_snap, info, sz));
+	GROWTH("kreloc_snapshot_section", struct kreloc_section_info,
+	       offsetof(struct kreloc_section_info, runtime),
+	       kreloc_snapshot_section(g_snap, 0, info, sz));
+	GROWTH("kreloc_snapshot_anchor", struct kreloc_anchor_info,
+	       offsetof(struct kreloc_anchor_info, linked), kreloc_snapshot_anchor(g_snap, 0, info, sz));
+	GROWTH("kreloc_snapshot_module", struct kreloc_module_info,
+	       offsetof(struct kreloc_module_info, build_id),
+	       kreloc_snapshot_module(g_snap, g_mod, info, sz));
+	GROWTH("kreloc_snapshot_module_mem", struct kreloc_mem_info,
+	       offsetof(struct kreloc_mem_info, address),
+	       kreloc_snapshot_module_mem(g_snap, g_mod, 0, info, sz));
+	GROWTH("kreloc_probe_spec_parse", struct kreloc_probe_spec,
+	       offsetof(struct kreloc_probe_spec, module),
+	       kreloc_probe_spec_parse("vfat:vfat_lookup+0x4", info, sz));
+	GROWTH("kreloc_probe_locate", struct kreloc_probe_info,
+	       offsetof(struct kreloc_probe_info, symbol),
+	       kreloc_probe_locate(g_snap, root, "vfs_read", info, sz));
+	GROWTH("kreloc_resolve (a module address)", struct kreloc_addr_info,
+	       offsetof(struct kreloc_addr_info, section), kreloc_resolve(g_r, g_addr, 0, info, sz));
+	GROWTH("kreloc_resolve (an address of no section)", struct kreloc_addr_info,
+	       offsetof(struct kreloc_addr_info, section), kreloc_resolve(g_r, 1, 0, info, sz));
+	GROWTH("kreloc_resolve_at", struct kreloc_addr_info,
+	       offsetof(struct kreloc_addr_info, offset),
+	       kreloc_resolve_at(g_r, g_addr, 0, &t, info, sz));
+	GROWTH("kreloc_resolver_core_file", struct kreloc_file_info,
+	       offsetof(struct kreloc_file_info, build_id), kreloc_resolver_core_file(g_r, info, sz));
+	GROWTH("kreloc_resolver_module_file", struct kreloc_module_file_info,
+	       offsetof(struct kreloc_module_file_info, file),
+	       kreloc_resolver_module_file(g_r, g_mod, info, sz));
+	return 0;
+}
+
+/* ------------------------------------------------------------------ opts */
+
+static int opts(void)
+{
+	struct kreloc_resolver_opts ro;
+	struct kreloc_files_opts fo;
+	struct kreloc_files *f = NULL;
+	struct kreloc_resolver *r = NULL;
+	struct kreloc_addr_info i;
+	struct {
+		struct kreloc_resolver_opts o;
+		uint64_t newer;
+	} big;
+	int rc;
+
+	/* A caller that forgot KRELOC_OPTS(): sz 0. */
+	memset(&ro, 0, sizeof(ro));
+	ro.map_kind = KRELOC_MAP_KALLSYMS;
+	ro.map_path = map_path;
+	rc = kreloc_resolver_new(g_snap, &ro, &r);
+	result(rc == -EINVAL && strstr(kreloc_errmsg(), "KRELOC_OPTS"), "opts: kreloc_resolver_opts "
+	       "with sz 0 is refused: %d, \"%s\"", rc, kreloc_errmsg());
+	kreloc_resolver_free(r);
+	r = NULL;
+	memset(&fo, 0, sizeof(fo));
+	fo.modules_dir = mods_dir;
+	rc = kreloc_files_new(&fo, &f);
+	result(rc == -EINVAL && strstr(kreloc_errmsg(), "KRELOC_OPTS"), "opts: kreloc_files_opts "
+	       "with sz 0 is refused: %d, \"%s\"", rc, kreloc_errmsg());
+	kreloc_files_free(f);
+	f = NULL;
+	/* A newer caller's struct: zeros past the library's are taken, anything else refused. */
+	memset(&big, 0, sizeof(big));
+	big.o.sz = sizeof(big);
+	big.o.map_kind = KRELOC_MAP_KALLSYMS;
+	big.o.map_path = map_path;
+	rc = kreloc_resolver_new(g_snap, &big.o, &r);
+	result(rc == 0, "opts: a newer caller's kreloc_resolver_opts (%zu bytes), zero past the "
+	       "library's %zu, is taken: %d %s", sizeof(big), sizeof(big.o), rc, rc ? kreloc_errmsg() : "");
+	kreloc_resolver_free(r);
+	r = NULL;
+	big.newer = 1;
+	rc = kreloc_resolver_new(g_snap, &big.o, &r);
+	result(rc == -EINVAL && strstr(kreloc_errmsg(), "past the"), "opts: ... with a byte set past "
+	       "the library's size, refused: %d, \"%s\"", rc, kreloc_errmsg());
+	kreloc_resolver_free(r);
+	r = NULL;
+	/* An older caller's struct: only map_kind and map_path; no modules then. */
+	memset(&ro, 0xa5, sizeof(ro));
+	ro.sz = offsetof(struct kreloc_resolver_opts, files);
+	ro.map_kind = KRELOC_MAP_KALLSYMS;
+	ro.map_path = map_path;
+	rc = kreloc_resolver_new(g_snap, &ro, &r);
+	if (!rc)
+		kreloc_resolve(r, g_addr, 0, &i, sizeof(i));
+	result(rc == 0 && i.module >= 0 && !i.symbol && i.note, "opts: an older caller's "
+	       "kreloc_resolver_opts of %zu bytes gets the defaults of the rest (no .ko files: %s)",
+	       ro.sz, rc ? kreloc_errmsg() : i.note ? i.note : "(a symbol)");
+	kreloc_resolver_free(r);
+	return 0;
+}
+
 /* ------------------------------------------------------------------ owner */
 
 struct addrs {
@@ -460,6 +591,10 @@ int main(int argc, char **argv)
 		nulls();
 	else if (!strcmp(argv[1], "owner"))
 		owner();
+	else if (!strcmp(argv[1], "growth"))
+		growth();
+	else if (!strcmp(argv[1], "opts"))
+		opts();
 	else
 		return 2;
 	kreloc_resolver_free(g_r);

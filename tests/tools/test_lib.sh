@@ -196,6 +196,16 @@ check "NULL: each of the $(wc -l < "$W/prognull") pointer arguments of the publi
 differ=$(comm -3 "$W/hdrptr" "$W/prognull" | sed 's/^\t/table: /; s/^\([a-z]\)/header: \1/' | paste -sd';')
 check "NULL: the table is every pointer argument of every function <kreloc/kreloc.h> exports, nullable as its kernel-doc says${differ:+ (differ: $differ)}" \
 	sh -c 'test -z "$1" && cut -d" " -f1 "$2" | sort -u | cmp -s - "$3"' sh "$differ" "$W/hdrnull" "$W/api"
+# contract_all MODE DESC: every line of libcontract MODE ok
+contract_all() {
+	local rc nok nfail
+	contract "$1"; rc=$?
+	nok=$(grep -c '^ok' "$W/c_$1.out"); nfail=$(grep -c '^FAIL' "$W/c_$1.out")
+	check "$2 ($nok checks, $nfail failed, exit $rc)" sh -c '[ '"$rc"' = 0 ] && [ '"$nok"' -gt 0 ] && [ '"$nfail"' = 0 ]'
+	[ "$rc" = 0 ] && [ "$nfail" = 0 ] || { grep '^FAIL' "$W/c_$1.out" | head -10; grep -m3 -A3 'ERROR: AddressSanitizer' "$W/c_$1.err"; } | diag
+}
+contract_all growth "struct growth: each function filling an info struct zeroes a newer caller's larger one past the library's size and writes nothing past an older caller's smaller one"
+contract_all opts "options: sz 0 (no KRELOC_OPTS) and a byte set past the library's size are refused with a message naming the struct, zeros past it and an older caller's smaller struct are taken"
 contract owner; rc=$?
 check "ownership: $(sed -n 's/^[a-zA-Z]* owner: //p' "$W/c_owner.out" | head -1) (exit $rc; ASan: $(grep -c 'ERROR: AddressSanitizer' "$W/c_owner.err"))" \
 	sh -c '[ '"$rc"' = 0 ] && grep -q "^ok owner" "$1"' sh "$W/c_owner.out"

@@ -48,6 +48,28 @@ int kr_null(const char *fn, const char *what)
 	return kr_fail(EINVAL, "%s: no %s (NULL)", fn, what);
 }
 
+/* Options structs are small: a larger sz is not a size. */
+#define KR_OPTS_MAX 4096
+
+int kr_opts_valid(const void *opts, size_t lib_size, const char *type)
+{
+	const unsigned char *p = opts;
+	size_t sz, i;
+
+	if (!opts)
+		return 0;
+	memcpy(&sz, opts, sizeof(sz));
+	if (sz < sizeof(size_t) || sz > KR_OPTS_MAX)
+		return kr_fail(EINVAL, "struct %s: sz is %zu, not a size: declare it with "
+			       "KRELOC_OPTS(%s, ...), which sets sz", type, sz, type);
+	for (i = lib_size; i < sz; i++)
+		if (p[i])
+			return kr_fail(EINVAL, "struct %s: byte %zu is set, past the %zu bytes this "
+				       "libkreloc %s knows: an option of a newer one, which it "
+				       "cannot honour", type, i, lib_size, kreloc_version());
+	return 0;
+}
+
 KRELOC_API kreloc_print_fn_t kreloc_set_print(kreloc_print_fn_t fn, void *ctx)
 {
 	kreloc_print_fn_t old = print_fn;

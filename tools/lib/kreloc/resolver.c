@@ -86,6 +86,9 @@ KRELOC_API int kreloc_files_new(const struct kreloc_files_opts *opts, struct kre
 	if (!files)
 		return kr_null(__func__, "files");
 	*files = NULL;
+	ret = KR_OPTS_VALID(opts, kreloc_files_opts);
+	if (ret)
+		return ret;
 	ret = files_new(opts, files, err, sizeof(err));
 	if (ret)
 		return kr_fail_msg(-ret, err);
@@ -122,6 +125,9 @@ KRELOC_API int kreloc_resolver_new(const struct kreloc_snapshot *snap,
 	*out = NULL;
 	if (!snap)
 		return kr_null(__func__, "snap");
+	ret = KR_OPTS_VALID(opts, kreloc_resolver_opts);
+	if (ret)
+		return ret;
 	if ((unsigned int)kind >= sizeof(kinds) / sizeof(kinds[0]) ||
 	    (kind != KRELOC_MAP_NONE && !path))
 		return kr_fail(EINVAL, "a map kind needs a map_path, and a known kind");

@@ -25,8 +25,16 @@
  *    callback set with kreloc_set_print(); without one they are dropped.
  *  - Options structs start with a size_t sz member set to their size
  *    (KRELOC_OPTS() does that); information structs are filled up to the
- *    size the caller passes.  Members are only ever appended, so a program
- *    built against an older header keeps working with a newer library.
+ *    size the caller passes, and zeroed past the library's.  Members are
+ *    only ever appended, so a program built against an older header keeps
+ *    working with a newer library.  As libbpf's OPTS_VALID(): an options
+ *    struct whose sz is below sizeof(size_t) (one not declared with
+ *    KRELOC_OPTS()) or that has a nonzero byte past the size this library
+ *    knows (an option of a newer header, which it cannot honour) is
+ *    refused with -EINVAL and a message; an older caller's smaller struct
+ *    gets the defaults of the members it lacks.  An option is appended at
+ *    or past the struct's old size, never into its tail padding, so that
+ *    an older library sees it.
  *  - Strings returned live as long as the object they come from, and are
  *    NUL-terminated.  A resolver holds a reference on its snapshot (and on
  *    its kreloc_files): each may be freed before the resolvers made from
@@ -547,7 +555,7 @@ struct kreloc_files_opts {
  *
  * Return: 0, or -ENOTDIR (modules_dir), -ENOSYS (debuginfod asked for, but
  * not available: the message says why), -EINVAL (debuginfod without
- * DEBUGINFOD_URLS), -ENOMEM.
+ * DEBUGINFOD_URLS; @opts not valid, see the conventions), -ENOMEM.
  */
 KRELOC_API int kreloc_files_new(const struct kreloc_files_opts *opts, struct kreloc_files **files);
 
@@ -611,7 +619,8 @@ struct kreloc_resolver_opts {
  * (a file of another build or release), -ENODATA (a map without symbols),
  * -ENOENT (no file: for debuginfod the message names the build id looked
  * for), -ECONNREFUSED, -ETIME, -EHOSTUNREACH... (the server could not be
- * asked: try again), -ENOMEM.
+ * asked: try again), -EINVAL (@opts not valid, see the conventions),
+ * -ENOMEM.
  */
 KRELOC_API int kreloc_resolver_new(const struct kreloc_snapshot *snap,
 				   const struct kreloc_resolver_opts *opts,
