@@ -398,11 +398,12 @@ static int check_vmlinux(const struct kcore *c, const struct ksnap *s, const str
 	return 0;
 }
 
-int kcore_check(const struct kcore *c, const struct ksnap *s, uint64_t *delta, int *abi_v1,
-		char *err, size_t errlen)
+/* kcore_check() but for the file's name. */
+static int check_content(const struct kcore *c, const struct ksnap *s, uint64_t *delta,
+			 int *abi_v1, char *err, size_t errlen)
 {
 	const struct sysmap_sym *text = NULL;
-	const char *rel, *name = c->path;
+	const char *name = c->path;
 	size_t i, nonzero = 0, dot_text = 0;
 	/*
 	 * The symbol REF_LINKED is the address of: the module's reference,
@@ -431,10 +432,6 @@ int kcore_check(const struct kcore *c, const struct ksnap *s, uint64_t *delta, i
 	if (c->map.placeholder && !c->map.nr)
 		return kr_seterr(ENODATA, err, errlen, "%s: Debian's placeholder System.map (the real one is "
 				    "in the linux-image-*-dbg package)", name);
-	rel = c->kind == KRES_SYSTEM_MAP ? map_release(name) : NULL;
-	if (rel && known(s->osrelease) && strcmp(rel, s->osrelease))
-		return kr_seterr(ESTALE, err, errlen, "%s: the map of release %s, but the snapshot is of "
-				    "%s", name, rel, s->osrelease);
 	if (!nonzero)
 		return kr_seterr(ENODATA, err, errlen, "%s: no core symbol with a nonzero address (a kallsyms "
 				    "read without CAP_SYSLOG shows zeros)", name);
@@ -455,6 +452,26 @@ int kcore_check(const struct kcore *c, const struct ksnap *s, uint64_t *delta, i
 		return -ESTALE;
 	*abi_v1 = (s->abi && !strcmp(s->abi, "v1")) || dot_text > 0;
 	return 0;
+}
+
+/*
+ * The content decides: a file's name is a hint at most.  Profilers keep
+ * maps in caches under names of their own (System.map-host42, a .orig
+ * copy): a map whose build id, _text and anchors agree is the snapshot's,
+ * whatever its name says; one that differs is named in the reason.
+ */
+int kcore_check(const struct kcore *c, const struct ksnap *s, uint64_t *delta, int *abi_v1,
+		char *err, size_t errlen)
+{
+	const char *rel = c->kind == KRES_SYSTEM_MAP ? map_release(c->path) : NULL;
+	int ret = check_content(c, s, delta, abi_v1, err, errlen);
+	size_t n;
+
+	if (ret && rel && known(s->osrelease) && strcmp(rel, s->osrelease)) {
+		n = strlen(err);
+		snprintf(err + n, errlen - n, " (its file name says release %s)", rel);
+	}
+	return ret;
 }
 
 /* ---- the lookup table ---- */

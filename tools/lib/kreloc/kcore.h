@@ -63,8 +63,9 @@ void kcore_free(struct kcore *c);
 /*
  * Is c of the snapshot's build?  A vmlinux: not a module, its build id
  * (when both have one), its _text, its linux_banner release, a symbol
- * table.  A System.map: not Debian's placeholder, its file name's
- * release.  Any map: nonzero addresses, _text (arm64: _stext) at
+ * table.  A System.map: not Debian's placeholder (its file name is only
+ * a hint, named when the content differs).  Any map: nonzero addresses,
+ * _text (arm64: _stext) at
  * REF_LINKED, and the snapshot's anchors (kres_check_map()).  Sets *delta
  * (a kallsyms of another boot: its addresses minus delta are link-time)
  * and *abi_v1 (ppc64 ELFv1 ranking).  Returns 0, or -ESTALE (another

@@ -610,9 +610,11 @@ struct kreloc_resolver_opts {
  *		snapshot's build id, from where distributions install it)
  * @r:		set to the new resolver
  *
- * The core kernel's map must be of the snapshot's build: its release (a
- * vmlinux's linux_banner, a System.map-RELEASE name), build id (a
- * vmlinux's) and the snapshot's anchors are checked.  Modules' .ko files
+ * The core kernel's map must be of the snapshot's build, as its content
+ * says: a vmlinux's build id and linux_banner release, and any map's
+ * _text and the snapshot's anchors.  A file's name is no more than a hint
+ * (a System.map saved as System.map-host42 is taken when its content
+ * agrees).  Modules' .ko files
  * are found (by build id) when an address first falls in them.
  *
  * Return: 0, or -EBADMSG (a malformed map: "FILE:LINE: reason"), -ESTALE
