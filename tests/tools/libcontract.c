@@ -38,7 +38,7 @@
 #include <unistd.h>
 #include <kreloc/kreloc.h>
 
-static const char *snap_path, *map_path, *mods_dir, *root;
+static const char *mode, *snap_path, *map_path, *mods_dir, *root;
 static struct kreloc_snapshot *g_snap;
 static struct kreloc_resolver *g_r;
 static struct kreloc_files *g_files;
@@ -107,7 +107,7 @@ static int setup(void)
 			}
 	}
 	fprintf(stderr, "libcontract: no live module record with its .ko in %s\n", mods_dir);
-	return -1;
+	return strcmp(mode, "files") ? -1 : 0;
 }
 
 /* ------------------------------------------------------------------ nulls */
@@ -574,12 +574,33 @@ static int owner(void)
 	return 0;
 }
 
+/* ------------------------------------------------------------------ files */
+
+/* Each module record's .ko: "NAME STATUS: WHY" (MODULES_DIR as given). */
+static int files(void)
+{
+	static const char *const st[] = { "ok", "missing", "mismatch", "unavailable", "corrupt" };
+	struct kreloc_module_file_info mf;
+	struct kreloc_module_info m;
+	size_t i;
+
+	for (i = 0; kreloc_snapshot_module(g_snap, i, &m, sizeof(m)) == 0; i++) {
+		if (kreloc_resolver_module_file(g_r, i, &mf, sizeof(mf)))
+			printf("%s error: %s\n", m.name, kreloc_errmsg());
+		else
+			printf("%s %s: %s\n", m.name, (unsigned int)mf.status < 5 ? st[mf.status] : "?",
+			       mf.why ? mf.why : "");
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 5) {
 		fprintf(stderr, "usage: libcontract MODE SNAPSHOT KALLSYMS MODULES_DIR [ROOT]\n");
 		return 2;
 	}
+	mode = argv[1];
 	snap_path = argv[2];
 	map_path = argv[3];
 	mods_dir = argv[4];
@@ -595,6 +616,8 @@ int main(int argc, char **argv)
 		growth();
 	else if (!strcmp(argv[1], "opts"))
 		opts();
+	else if (!strcmp(argv[1], "files"))
+		files();
 	else
 		return 2;
 	kreloc_resolver_free(g_r);

@@ -206,6 +206,20 @@ contract_all() {
 }
 contract_all growth "struct growth: each function filling an info struct zeroes a newer caller's larger one past the library's size and writes nothing past an older caller's smaller one"
 contract_all opts "options: sz 0 (no KRELOC_OPTS) and a byte set past the library's size are refused with a message naming the struct, zeros past it and an older caller's smaller struct are taken"
+# Corrupt is not missing: vfat's .ko truncated (xz itself says so), or not ELF at all.
+C="$W/corrupt"; mkdir -p "$C/trunc" "$C/garbage" "$C/none"
+cp "$DATA/modules/fat.ko.xz" "$C/trunc/"
+head -c $(( $(stat -c %s "$DATA/modules/vfat.ko.xz") / 2 )) "$DATA/modules/vfat.ko.xz" > "$C/trunc/vfat.ko.xz"
+yes kreloc | head -c 8192 > "$C/garbage/vfat.ko"
+files_of() { "$W/libcontract" files "$SNAP" "$W/kallsyms" "$C/$1" "$R" 2>&1 | grep "^$2 "; }
+tr_out=$(files_of trunc vfat) ga_out=$(files_of garbage vfat) no_out=$(files_of none vfat)
+check "corrupt: a truncated vfat.ko.xz (xz -t: $(xz -t "$C/trunc/vfat.ko.xz" 2>&1 | sed 's/.*: //')) is KRELOC_FILE_CORRUPT with the reason, not missing: $(echo "$tr_out" | head -1)" \
+	sh -c '[ -n "$1" ] && ! xz -t "$2" 2>/dev/null && ! echo "$1" | grep -qv "^vfat corrupt: $2: corrupt or truncated xz data$" &&
+		[ "$(echo "$3" | grep -c "^fat ok")" -gt 0 ]' sh "$tr_out" "$C/trunc/vfat.ko.xz" "$(files_of trunc fat)"
+check "corrupt: a vfat.ko that is not ELF is KRELOC_FILE_CORRUPT: $(echo "$ga_out" | head -1)" \
+	sh -c '[ -n "$1" ] && ! echo "$1" | grep -qv "^vfat corrupt: $2: not an ELF file$"' sh "$ga_out" "$C/garbage/vfat.ko"
+check "corrupt: ... and with no vfat.ko at all it is still missing: $(echo "$no_out" | head -1)" \
+	sh -c '[ -n "$1" ] && ! echo "$1" | grep -qv "^vfat missing: no vfat.ko under "' sh "$no_out"
 contract owner; rc=$?
 check "ownership: $(sed -n 's/^[a-zA-Z]* owner: //p' "$W/c_owner.out" | head -1) (exit $rc; ASan: $(grep -c 'ERROR: AddressSanitizer' "$W/c_owner.err"))" \
 	sh -c '[ '"$rc"' = 0 ] && grep -q "^ok owner" "$1"' sh "$W/c_owner.out"

@@ -74,8 +74,7 @@ void files_put(struct kreloc_files *f)
 	for (i = 0; i < f->nr_mods; i++) {
 		struct kfetched *m = f->mods[i];
 
-		if (m->ko.state > 0)
-			kelf_free(&m->ko.elf);
+		ko_file_free(&m->ko);
 		free(m->why);
 		free(m->path);
 		free(m);
@@ -358,7 +357,9 @@ struct ko_file *files_find_ko(struct kreloc_files *f, const struct ks_mod *m, en
 		snprintf(why + n, whylen - n, "%sout of memory", n ? "; " : "");
 	} else if (k->err) {
 		snprintf(why + n, whylen - n, "%s%s", n ? "; " : "", k->why ? k->why : "");
-		if (kfetch_unavailable(k->err))
+		if (k->err == -EBADMSG)
+			*w = KO_CORRUPT;	/* fetched, but cannot be read */
+		else if (kfetch_unavailable(k->err))
 			*w = KO_UNAVAILABLE;
 	} else {
 		ko = &k->ko;

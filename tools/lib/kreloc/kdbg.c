@@ -78,7 +78,7 @@ enum kdbg_status kdbg_place(struct kdbg_mod *d, const struct ks_mod *m, const st
 	}
 	if (!k) {
 		d->status = w == KO_NONE ? KDBG_MISSING : w == KO_UNAVAILABLE ? KDBG_UNAVAILABLE :
-			    KDBG_MISMATCH;
+			    w == KO_CORRUPT ? KDBG_CORRUPT : KDBG_MISMATCH;
 		return d->status;
 	}
 	d->status = KDBG_MISMATCH;
@@ -91,7 +91,7 @@ enum kdbg_status kdbg_place(struct kdbg_mod *d, const struct ks_mod *m, const st
 	pthread_mutex_unlock(&files->lock);
 	if (r) {
 		snprintf(d->why, sizeof(d->why), "%s", why);
-		return d->status;
+		return d->status = KDBG_CORRUPT;
 	}
 	if (!d->ko.has_symtab) {
 		snprintf(d->why, sizeof(d->why), "%s has no symbol table", k->path);

@@ -20,7 +20,7 @@ struct kreloc_files;
  */
 int kdbg_image_offset(const struct ksnap *s, uint64_t *off, char *err, size_t errlen);
 
-enum kdbg_status { KDBG_OK, KDBG_MISSING, KDBG_MISMATCH, KDBG_UNAVAILABLE };
+enum kdbg_status { KDBG_OK, KDBG_MISSING, KDBG_MISMATCH, KDBG_UNAVAILABLE, KDBG_CORRUPT };
 
 struct kdbg_mod {
 	const struct ks_mod *m;

@@ -383,6 +383,8 @@ static enum kreloc_file_status file_status(enum kdbg_status s)
 		return KRELOC_FILE_MISSING;
 	case KDBG_UNAVAILABLE:
 		return KRELOC_FILE_UNAVAILABLE;
+	case KDBG_CORRUPT:
+		return KRELOC_FILE_CORRUPT;
 	case KDBG_MISMATCH:
 		break;
 	}

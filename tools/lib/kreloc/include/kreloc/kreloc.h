@@ -804,6 +804,9 @@ enum kreloc_file_status {
 	KRELOC_FILE_MISSING,		/* no file: no directory, no file of the name or build id */
 	KRELOC_FILE_MISMATCH,		/* a file, but not the module that was loaded */
 	KRELOC_FILE_UNAVAILABLE,	/* debuginfod could not be asked (down, too slow) */
+	/* kreloc 0.3: */
+	KRELOC_FILE_CORRUPT,		/* a file that may be the one cannot be read: truncated,
+					 * bad compression, not ELF (why says which file and why) */
 };
 
 struct kreloc_module_file_info {
