@@ -97,6 +97,19 @@ if command -v abidiff >/dev/null; then
 	make -s -C "$W/tree/tools/lib/kreloc" abi-baseline > /dev/null 2>&1
 	abi_of_tree; rc=$?
 	check "ABI: ... and passes with the baseline written for libkreloc.so.1 (exit $rc)" test "$rc" = 0
+	# A member appended to an info struct: in its tail padding it fails (an older library
+	# leaves those bytes as its own padding), at its old size (KRELOC_APPENDED) it is a growth.
+	tree
+	h="$W/tree/tools/lib/kreloc/include/kreloc/kreloc.h"
+	awk '/^struct kreloc_mem_info {$/ { in_s = 1 } in_s && /^};$/ { print "\tbool test_grown;"; in_s = 0 } { print }' \
+		"$h" > "$h.new" && mv "$h.new" "$h"
+	abi_of_tree; rc=$?
+	check "ABI: a member appended to kreloc_mem_info in its tail padding fails the check (exit $rc: $(grep -m1 'not an appended' "$W/abi.out" | sed 's/^ *//'))" \
+		sh -c '[ '"$rc"' != 0 ] && grep -q "not an appended member" "$1"' sh "$W/abi.out"
+	sed -i 's/^\tbool test_grown;$/\tbool test_grown KRELOC_APPENDED;/' "$h"
+	abi_of_tree; rc=$?
+	check "ABI: ... at the struct's old size (KRELOC_APPENDED) it passes as a compatible growth (exit $rc)" \
+		sh -c '[ '"$rc"' = 0 ] && grep -q "grew compatibly" "$1"' sh "$W/abi.out"
 	# A removed function.
 	tree
 	sed -i '/^\t\tkreloc_origin_name;$/d' "$W/tree/tools/lib/kreloc/libkreloc.map"

@@ -32,9 +32,10 @@
  *    KRELOC_OPTS()) or that has a nonzero byte past the size this library
  *    knows (an option of a newer header, which it cannot honour) is
  *    refused with -EINVAL and a message; an older caller's smaller struct
- *    gets the defaults of the members it lacks.  An option is appended at
- *    or past the struct's old size, never into its tail padding, so that
- *    an older library sees it.
+ *    gets the defaults of the members it lacks.  A member is appended at
+ *    or past the struct's old size, never into its tail padding
+ *    (KRELOC_APPENDED), so that an older library sees an option and a
+ *    newer caller of an older library finds its info zeroed.
  *  - Strings returned live as long as the object they come from, and are
  *    NUL-terminated.  A resolver holds a reference on its snapshot (and on
  *    its kreloc_files): each may be freed before the resolvers made from
@@ -68,6 +69,15 @@ extern "C" {
 #ifndef KRELOC_API
 #define KRELOC_API __attribute__((visibility("default")))
 #endif
+
+/*
+ * On the first member a release appends to a struct: it starts at the
+ * struct's old size, never in its tail padding, so that a caller built
+ * against this header and running with an older library finds it zeroed
+ * (the library zeroes what it does not know), not the older library's
+ * padding; and an older library sees it past its size.
+ */
+#define KRELOC_APPENDED __attribute__((aligned(8)))
 
 /* Declare and initialise an options struct: KRELOC_OPTS(kreloc_resolver_opts, o, .x = y); */
 #define KRELOC_OPTS(TYPE, NAME, ...) \
