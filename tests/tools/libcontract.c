@@ -574,6 +574,62 @@ static int owner(void)
 	return 0;
 }
 
+/* ------------------------------------------------------------------ states */
+
+/* The kernel's names of the states, and the value each must be. */
+static int want_state(const char *s, const char *const *names)
+{
+	int i;
+
+	for (i = 0; names[i]; i++)
+		if (!strcmp(s, names[i]))
+			return i + 1;
+	return 0;	/* one a newer kreloc wrote: OTHER */
+}
+
+static int states(void)
+{
+	static const char *const mod[] = { "coming", "live", "going", "gone", NULL };
+	static const char *const mem[] = { "live", "freed", "gone", NULL };
+	struct kreloc_module_info m;
+	struct kreloc_addr_info a;
+	struct kreloc_mem_info k;
+	size_t i, j, n = 0, bad = 0, nres = 0;
+
+	for (i = 0; kreloc_snapshot_module(g_snap, i, &m, sizeof(m)) == 0; i++) {
+		printf("state %s %s %d\n", m.name, m.state, (int)m.state_code);
+		n++;
+		if ((int)m.state_code != want_state(m.state, mod)) {
+			result(0, "states: record %s is %s, state_code %d", m.name, m.state,
+			       (int)m.state_code);
+			bad++;
+		}
+		for (j = 0; kreloc_snapshot_module_mem(g_snap, i, j, &k, sizeof(k)) == 0; j++) {
+			n++;
+			if ((int)k.state_code != want_state(k.state, mem)) {
+				result(0, "states: %s %s is %s, state_code %d", m.name, k.name, k.state,
+				       (int)k.state_code);
+				bad++;
+			}
+			/* A lookup names its record's state as the record does. */
+			if (k.kind != KRELOC_MEM_REGION || !k.address.known ||
+			    kreloc_resolve(g_r, k.address.value, 0, &a, sizeof(a)) != KRELOC_MODULE ||
+			    a.module != (int)i)
+				continue;
+			nres++;
+			if (a.module_state_code != m.state_code || strcmp(a.module_state, m.state)) {
+				result(0, "states: an address of %s has module_state_code %d, %s's is %d",
+				       m.name, (int)a.module_state_code, m.state, (int)m.state_code);
+				bad++;
+			}
+		}
+	}
+	result(!bad && n && nres, "states: the state_code of %zu records, regions and sections is "
+	       "their state's (coming, live, going, gone; live, freed, gone; else OTHER), and of "
+	       "%zu lookups their record's", n, nres);
+	return 0;
+}
+
 /* ------------------------------------------------------------------ files */
 
 /* Each module record's .ko: "NAME STATUS: WHY" (MODULES_DIR as given). */
@@ -618,6 +674,8 @@ int main(int argc, char **argv)
 		opts();
 	else if (!strcmp(argv[1], "files"))
 		files();
+	else if (!strcmp(argv[1], "states"))
+		states();
 	else
 		return 2;
 	kreloc_resolver_free(g_r);

@@ -219,6 +219,13 @@ contract_all() {
 }
 contract_all growth "struct growth: each function filling an info struct zeroes a newer caller's larger one past the library's size and writes nothing past an older caller's smaller one"
 contract_all opts "options: sz 0 (no KRELOC_OPTS) and a byte set past the library's size are refused with a message naming the struct, zeros past it and an older caller's smaller struct are taken"
+contract_all states "states: every record's, region's and section's state_code is its state string's value, and a lookup's module_state_code its record's"
+# A state a newer kreloc may write (a record 'frozen', a region 'shrunk') is OTHER, its string kept.
+sed '0,/^module \([^ ]*\) gone /s//module \1 frozen /; 0,/^\(region [^ ]* [^ ]* [^ ]*\) freed$/s//\1 shrunk/' "$SNAP" > "$W/snap.newer"
+"$W/libcontract" states "$W/snap.newer" "$W/kallsyms" "$DATA/modules" "$R" > "$W/c_newer.out" 2>&1; rc=$?
+check "states: a record 'frozen' and a region 'shrunk' (a newer kreloc's) are KRELOC_*_STATE_OTHER, the strings kept (exit $rc: $(grep -m1 ' frozen ' "$W/c_newer.out"))" \
+	sh -c '[ '"$rc"' = 0 ] && grep -q "^state [a-z_]* frozen 0$" "$1" && [ "$(grep -c " shrunk$" "$2")" = 1 ] &&
+		grep -q "^ok states" "$1"' sh "$W/c_newer.out" "$W/snap.newer"
 # Corrupt is not missing: vfat's .ko truncated (xz itself says so), or not ELF at all.
 C="$W/corrupt"; mkdir -p "$C/trunc" "$C/garbage" "$C/none"
 cp "$DATA/modules/fat.ko.xz" "$C/trunc/"

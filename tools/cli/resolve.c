@@ -413,7 +413,8 @@ static int emit_candidate(void *ctx, const struct kreloc_addr_info *h);
 
 static bool unloaded(const struct kreloc_addr_info *in)
 {
-	return strcmp(in->module_state, "live") && strcmp(in->module_state, "coming");
+	return in->module_state_code != KRELOC_MODULE_STATE_LIVE &&
+	       in->module_state_code != KRELOC_MODULE_STATE_COMING;
 }
 
 /* Where an address is: symbol, offset, module, section (and why no symbol). */

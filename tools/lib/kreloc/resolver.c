@@ -192,6 +192,7 @@ static void hit_info(const struct kres_hit *h, struct kreloc_addr_info *i)
 	i->module = h->mod ? (int)h->mod_index : -1;
 	i->module_name = h->mod ? h->mod->name : NULL;
 	i->module_state = h->mod ? h->mod->state : NULL;
+	i->module_state_code = h->mod ? kr_module_state(h->mod->state) : KRELOC_MODULE_STATE_OTHER;
 	i->load_gen.value = h->mod ? h->mod->load_gen.v : 0;
 	i->load_gen.known = h->mod && h->mod->load_gen.ok;
 	i->note = h->mod ? h->note : NULL;

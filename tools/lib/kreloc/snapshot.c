@@ -135,6 +135,37 @@ KRELOC_API void kreloc_snapshot_free(struct kreloc_snapshot *snap)
 	kr_snap_put(snap);
 }
 
+/* A state string's value: its index in names (0 for none of them). */
+static int state_of(const char *state, const char *const *names, int n)
+{
+	int i;
+
+	for (i = 1; i < n; i++)
+		if (names[i] && !strcmp(state, names[i]))
+			return i;
+	return 0;
+}
+
+enum kreloc_module_state kr_module_state(const char *state)
+{
+	static const char *const names[] = {
+		[KRELOC_MODULE_STATE_COMING] = "coming", [KRELOC_MODULE_STATE_LIVE] = "live",
+		[KRELOC_MODULE_STATE_GOING] = "going", [KRELOC_MODULE_STATE_GONE] = "gone",
+	};
+
+	return (enum kreloc_module_state)state_of(state, names, sizeof(names) / sizeof(names[0]));
+}
+
+enum kreloc_mem_state kr_mem_state(const char *state)
+{
+	static const char *const names[] = {
+		[KRELOC_MEM_STATE_LIVE] = "live", [KRELOC_MEM_STATE_FREED] = "freed",
+		[KRELOC_MEM_STATE_GONE] = "gone",
+	};
+
+	return (enum kreloc_mem_state)state_of(state, names, sizeof(names) / sizeof(names[0]));
+}
+
 static struct kreloc_value val(const struct kval *v)
 {
 	struct kreloc_value r = { v->v, v->ok != 0 };
@@ -243,6 +274,7 @@ KRELOC_API int kreloc_snapshot_module(const struct kreloc_snapshot *snap, size_t
 	i.unload_gen = val(&m->unload_gen);
 	i.nr_mem = m->nr_mem;
 	i.loaded = kdbg_is_loaded(m);
+	i.state_code = kr_module_state(m->state);
 	kr_copy_info(info, sz, &i, sizeof(i));
 	return 0;
 }
@@ -268,6 +300,7 @@ KRELOC_API int kreloc_snapshot_module_mem(const struct kreloc_snapshot *snap, si
 	i.size = val(&k->size);
 	i.state = k->state;
 	i.placed = kplace_section_placed(m, k);
+	i.state_code = kr_mem_state(k->state);
 	kr_copy_info(info, sz, &i, sizeof(i));
 	return 0;
 }

@@ -30,6 +30,9 @@ void kr_snap_put(const struct kreloc_snapshot *snap);
 void kr_copy_info(void *dst, size_t sz, const void *src, size_t size);
 /* 0, or -ERANGE with the message for a record index past the last. */
 int kr_check_mod(const struct kreloc_snapshot *snap, size_t mod);
+/* The states as values (KRELOC_*_STATE_OTHER for one a newer kreloc wrote). */
+enum kreloc_module_state kr_module_state(const char *state);
+enum kreloc_mem_state kr_mem_state(const char *state);
 
 /* Is member m of an options struct inside the caller's (o->sz)? */
 #define KR_OPT_HAS(o, type, m) \

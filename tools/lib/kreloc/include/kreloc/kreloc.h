@@ -286,6 +286,15 @@ struct kreloc_anchor_info {
 KRELOC_API int kreloc_snapshot_anchor(const struct kreloc_snapshot *snap, size_t i,
 				      struct kreloc_anchor_info *info, size_t sz);
 
+/* A module record's state, as the kernel's MODULE_STATE_* (kreloc 0.3). */
+enum kreloc_module_state {
+	KRELOC_MODULE_STATE_OTHER = 0,	/* one a newer kreloc wrote: the state string says */
+	KRELOC_MODULE_STATE_COMING,	/* loaded, its ->init not returned yet */
+	KRELOC_MODULE_STATE_LIVE,
+	KRELOC_MODULE_STATE_GOING,	/* being unloaded, or its ->init failed */
+	KRELOC_MODULE_STATE_GONE,	/* unloaded before the snapshot */
+};
+
 struct kreloc_module_info {
 	const char *name;
 	const char *state;		/* coming, live, going, gone (or newer) */
@@ -293,6 +302,8 @@ struct kreloc_module_info {
 	struct kreloc_value text_base, text_size, load_gen, unload_gen;
 	size_t nr_mem;			/* regions and sections */
 	bool loaded;			/* not gone */
+	/* kreloc 0.3: */
+	enum kreloc_module_state state_code KRELOC_APPENDED;	/* state as a value */
 };
 
 /**
@@ -312,12 +323,22 @@ enum kreloc_mem_kind {
 	KRELOC_MEM_SECTION,		/* an ELF section of the .ko */
 };
 
+/* A region's or section's state (kreloc 0.3). */
+enum kreloc_mem_state {
+	KRELOC_MEM_STATE_OTHER = 0,	/* one a newer kreloc wrote: the state string says */
+	KRELOC_MEM_STATE_LIVE,		/* holds the record's code or data */
+	KRELOC_MEM_STATE_FREED,		/* init memory, freed when ->init returned */
+	KRELOC_MEM_STATE_GONE,		/* the record was unloaded */
+};
+
 struct kreloc_mem_info {
 	enum kreloc_mem_kind kind;
 	const char *name;
 	struct kreloc_value address, size;
 	const char *state;		/* live, freed, gone (or newer) */
 	bool placed;			/* a section holding code or data for the record's whole life */
+	/* kreloc 0.3: */
+	enum kreloc_mem_state state_code KRELOC_APPENDED;	/* state as a value */
 };
 
 /**
@@ -671,6 +692,8 @@ struct kreloc_addr_info {
 	 * (kreloc_resolve_candidates() lists them).
 	 */
 	unsigned int candidates;
+	/* kreloc 0.3: */
+	enum kreloc_module_state module_state_code KRELOC_APPENDED;	/* module_state's value */
 };
 
 /**
