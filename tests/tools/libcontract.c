@@ -574,6 +574,84 @@ static int owner(void)
 	return 0;
 }
 
+/* ------------------------------------------------------------------ callbacks */
+
+/* A callback that returns ret at its stop-th call (0: never), counting its calls. */
+struct cb {
+	int calls, stop, ret;
+};
+
+static int cb_sym(void *ctx, const struct kreloc_symbol *s)
+{
+	struct cb *c = ctx;
+
+	(void)s;
+	return ++c->calls == c->stop ? c->ret : 0;
+}
+
+static int cb_cand(void *ctx, const struct kreloc_addr_info *i)
+{
+	struct cb *c = ctx;
+
+	(void)i;
+	return ++c->calls == c->stop ? c->ret : 0;
+}
+
+/* A walk to its end, stopped at the first call by 1 and by -EIO. */
+static void walk(const char *name, bool counts, int (*call)(struct cb *c))
+{
+	struct cb c = { 0, 0, 0 };
+	int all, rc;
+
+	all = call(&c);
+	result(counts ? all == c.calls && all > 0 : all == 0 && c.calls > 0,
+	       "callbacks: %s walked to its end returns %s (%d; %d calls)", name,
+	       counts ? "the count" : "0", all, c.calls);
+	c = (struct cb){ 0, 1, 1 };
+	rc = call(&c);
+	result(rc == -ECANCELED && c.calls == 1, "callbacks: %s stopped by a callback's 1 returns "
+	       "-ECANCELED, never a count (%d; %d calls)", name, rc, c.calls);
+	c = (struct cb){ 0, 1, -EIO };
+	rc = call(&c);
+	result(rc == -EIO && c.calls == 1, "callbacks: %s stopped by a callback's -EIO returns "
+	       "it (%d; %d calls)", name, rc, c.calls);
+}
+
+static int w_core(struct cb *c)
+{
+	return kreloc_resolver_core_symbols(g_r, cb_sym, c, NULL);
+}
+
+static int w_modsyms(struct cb *c)
+{
+	return kreloc_resolver_module_symbols(g_r, g_mod, cb_sym, c);
+}
+
+static int w_modsyms_all(struct cb *c)
+{
+	return kreloc_resolver_module_symbols_all(g_r, g_mod, cb_sym, c);
+}
+
+static int w_sections(struct cb *c)
+{
+	return kreloc_resolver_module_sections(g_r, g_mod, cb_sym, c);
+}
+
+static int w_cands(struct cb *c)
+{
+	return kreloc_resolve_candidates(g_r, g_addr, NULL, cb_cand, c);
+}
+
+static int callbacks(void)
+{
+	walk("kreloc_resolver_core_symbols", false, w_core);
+	walk("kreloc_resolver_module_symbols", true, w_modsyms);
+	walk("kreloc_resolver_module_symbols_all", true, w_modsyms_all);
+	walk("kreloc_resolver_module_sections", true, w_sections);
+	walk("kreloc_resolve_candidates", true, w_cands);
+	return 0;
+}
+
 /* ------------------------------------------------------------------ states */
 
 /* The kernel's names of the states, and the value each must be. */
@@ -676,6 +754,8 @@ int main(int argc, char **argv)
 		files();
 	else if (!strcmp(argv[1], "states"))
 		states();
+	else if (!strcmp(argv[1], "callbacks"))
+		callbacks();
 	else
 		return 2;
 	kreloc_resolver_free(g_r);

@@ -43,6 +43,13 @@ void kr_ok(void)
 	errmsg[0] = '\0';
 }
 
+int kr_stopped(int ret)
+{
+	if (ret < 0)
+		return kr_fail(-ret, "the callback stopped the walk with %d (%s)", ret, strerror(-ret));
+	return kr_fail(ECANCELED, "the callback stopped the walk with %d", ret);
+}
+
 int kr_null(const char *fn, const char *what)
 {
 	return kr_fail(EINVAL, "%s: no %s (NULL)", fn, what);

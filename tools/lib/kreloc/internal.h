@@ -23,6 +23,11 @@ int kr_fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)))
 int kr_fail_msg(int err, const char *msg);
 /* Forget the thread's message (a call that succeeded). */
 void kr_ok(void);
+/*
+ * A walk a callback stopped with nonzero ret: what the call returns, ret
+ * when negative, else -ECANCELED (never a count), with the message.
+ */
+int kr_stopped(int ret);
 /* -EINVAL with "FN: no WHAT": a pointer argument the caller must give was NULL. */
 int kr_null(const char *fn, const char *what);
 /*

@@ -242,6 +242,7 @@ KRELOC_API int kreloc_resolve(const struct kreloc_resolver *r, uint64_t addr, un
 struct cand {
 	kreloc_candidate_fn_t fn;
 	void *ctx;
+	int stop;			/* the callback's nonzero value */
 };
 
 static int one_candidate(void *ctx, const struct kres_hit *h)
@@ -250,20 +251,23 @@ static int one_candidate(void *ctx, const struct kres_hit *h)
 	struct kreloc_addr_info i;
 
 	hit_info(h, &i);
-	return c->fn(c->ctx, &i);
+	c->stop = c->fn(c->ctx, &i);
+	return c->stop;
 }
 
 KRELOC_API int kreloc_resolve_candidates(const struct kreloc_resolver *r, uint64_t addr,
 					 const struct kreloc_time *when,
 					 kreloc_candidate_fn_t fn, void *ctx)
 {
-	struct cand c = { fn, ctx };
+	struct cand c = { fn, ctx, 0 };
 	struct kres_when w;
+	int n;
 
 	if (!r || !fn || (when && to_when(when, &w)))
 		return kr_fail(EINVAL, "kreloc_resolve_candidates: %s",
 			       !r ? "no resolver" : !fn ? "no callback" : "unknown clock");
-	return kres_candidates(&r->r, addr, when ? &w : NULL, one_candidate, &c);
+	n = kres_candidates(&r->r, addr, when ? &w : NULL, one_candidate, &c);
+	return c.stop ? kr_stopped(c.stop) : n;
 }
 
 KRELOC_API const char *kreloc_resolve_why_at(const struct kreloc_resolver *r, uint64_t addr,
@@ -368,7 +372,7 @@ KRELOC_API int kreloc_resolver_core_symbols(const struct kreloc_resolver *r,
 		}
 		ret = fn(ctx, &y);
 		if (ret)
-			return ret;
+			return kr_stopped(ret);
 	}
 	if (left_out)
 		*left_out = dropped;
@@ -490,7 +494,7 @@ static int module_symbols(const struct kreloc_resolver *r, size_t mod, bool all,
 		y.size = s->size;
 		ret = fn(ctx, &y);
 		if (ret)
-			return ret;
+			return kr_stopped(ret);
 		n++;
 	}
 	return n;
@@ -538,7 +542,7 @@ KRELOC_API int kreloc_resolver_module_sections(const struct kreloc_resolver *r, 
 		y.name = k->name;
 		ret = fn(ctx, &y);
 		if (ret)
-			return ret;
+			return kr_stopped(ret);
 		n++;
 	}
 	return n;

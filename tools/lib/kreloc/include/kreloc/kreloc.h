@@ -21,6 +21,11 @@
  *    ("or NULL"); any other NULL is refused with -EINVAL (a function
  *    returning a string returns NULL, or says so in the caller's buffer),
  *    never dereferenced.
+ *  - Callbacks (kreloc_symbol_fn_t, kreloc_candidate_fn_t) return 0 to go
+ *    on; any other value stops the walk, and the call then returns a
+ *    negative value: the callback's own when negative, -ECANCELED when
+ *    positive.  A walk that ends returns 0 or a count, never a negative
+ *    value: a stop cannot be taken for a count.
  *  - The library never prints and never exits.  Warnings go to the
  *    callback set with kreloc_set_print(); without one they are dropped.
  *  - Options structs start with a size_t sz member set to their size
@@ -746,10 +751,12 @@ typedef int (*kreloc_candidate_fn_t)(void *ctx, const struct kreloc_addr_info *i
  * @addr:	a runtime address
  * @when:	when it was seen, or NULL for at any time
  * @fn:		called with each record's resolution, newest record first
- *		(info->candidates holds their number); nonzero stops
+ *		(info->candidates holds their number); nonzero stops (see the
+ *		conventions)
  * @ctx:	passed to @fn, or NULL
  *
- * Return: the number of records, or @fn's nonzero value.
+ * Return: the number of records, or the stop (@fn's value if negative,
+ * else -ECANCELED), -EINVAL.
  */
 KRELOC_API int kreloc_resolve_candidates(const struct kreloc_resolver *r, uint64_t addr,
 					 const struct kreloc_time *when,
@@ -819,7 +826,7 @@ typedef int (*kreloc_symbol_fn_t)(void *ctx, const struct kreloc_symbol *sym);
 /**
  * kreloc_resolver_core_symbols() - the core kernel's symbols of this boot
  * @r:		the resolver
- * @fn:		called for each in the map's order; a nonzero return stops
+ * @fn:		called for each in the map's order; nonzero stops
  * @ctx:	passed to @fn, or NULL
  * @left_out:	set to the number of symbols in sections without a
  *		published offset, which are not given; or NULL
@@ -827,7 +834,8 @@ typedef int (*kreloc_symbol_fn_t)(void *ctx, const struct kreloc_symbol *sym);
  * Absolute symbols, and x86_64's per-CPU ones below the lowest section,
  * are given unmoved, as /proc/kallsyms lists them.
  *
- * Return: 0, @fn's nonzero value, or -ENODATA (no core symbols).
+ * Return: 0, the stop (@fn's value if negative, else -ECANCELED), or
+ * -ENODATA (no core symbols).
  */
 KRELOC_API int kreloc_resolver_core_symbols(const struct kreloc_resolver *r,
 					    kreloc_symbol_fn_t fn, void *ctx, size_t *left_out);
@@ -887,8 +895,8 @@ KRELOC_API int kreloc_resolver_module_image(const struct kreloc_resolver *r, siz
  *		gives it (upper case when the module exports it)
  * @ctx:	passed to @fn, or NULL
  *
- * Return: the number of symbols, @fn's nonzero value (negative: as is),
- * or -ENOENT (no usable file), -ERANGE.
+ * Return: the number of symbols, the stop (@fn's value if negative, else
+ * -ECANCELED), or -ENOENT (no usable file), -ERANGE.
  */
 KRELOC_API int kreloc_resolver_module_symbols(const struct kreloc_resolver *r, size_t mod,
 					      kreloc_symbol_fn_t fn, void *ctx);
@@ -919,7 +927,8 @@ KRELOC_API int kreloc_resolver_module_symbols_all(const struct kreloc_resolver *
  *		order; its sym has the section's name and address, type 0
  * @ctx:	passed to @fn, or NULL
  *
- * Return: the number of sections, @fn's nonzero value, or -ENOENT, -ERANGE.
+ * Return: the number of sections, the stop (@fn's value if negative, else
+ * -ECANCELED), or -ENOENT, -ERANGE.
  */
 KRELOC_API int kreloc_resolver_module_sections(const struct kreloc_resolver *r, size_t mod,
 					       kreloc_symbol_fn_t fn, void *ctx);
