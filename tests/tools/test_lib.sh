@@ -23,7 +23,7 @@ ktap_begin
 mkdir -p "$W"
 
 make -s -C "$L" shared > "$W/build.log" 2>&1 || { echo "not ok 1 build libkreloc"; sed 's/^/# /' "$W/build.log"; echo "1..1"; exit 1; }
-so=$(ls "$L"/libkreloc.so.*.*.* | head -1)
+so="$L/$(make -s -C "$L" print-REALNAME)"
 soname=$(readelf -dW "$so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 
 # ---------------------------------------------------------------- exports
@@ -90,9 +90,10 @@ if command -v abidiff >/dev/null; then
 	check "ABI: kreloc_addr_info.offset made uint32_t fails the check (exit $rc: $(head -1 "$W/abi.out"))" \
 		sh -c '[ '"$rc"' != 0 ] && grep -q "breaks the ABI" "$1"' sh "$W/abi.out"
 	# ... and passes when the SONAME and the baseline change with it.
-	sed -i 's/^LIB_MAJOR := 0$/LIB_MAJOR := 1/' "$W/tree/tools/lib/kreloc/Makefile"
+	sed -i 's/^#define KRELOC_VERSION_MAJOR\t0$/#define KRELOC_VERSION_MAJOR\t1/' \
+		"$W/tree/tools/lib/kreloc/include/kreloc/kreloc.h"
 	abi_of_tree; rc=$?
-	check "ABI: with LIB_MAJOR 1 (libkreloc.so.1) but the old baseline, it still fails (exit $rc)" \
+	check "ABI: with KRELOC_VERSION_MAJOR 1 (libkreloc.so.1) but the old baseline, it still fails (exit $rc)" \
 		sh -c '[ '"$rc"' != 0 ] && grep -q "a new SONAME goes with a new baseline" "$1"' sh "$W/abi.out"
 	make -s -C "$W/tree/tools/lib/kreloc" abi-baseline > /dev/null 2>&1
 	abi_of_tree; rc=$?
@@ -169,6 +170,18 @@ ${CC:-cc} -std=c11 -Wall -Wextra -Werror -o "$W/example" "$L/examples/resolve.c"
 check "the example consumer builds against the installed library with pkg-config ($flags; exit $rc)" \
 	sh -c '[ '"$rc"' = 0 ] && readelf -dW "$1" | grep -q "NEEDED.*libkreloc.so.0"' sh "$W/example"
 [ $rc = 0 ] || sed 's/^/# /' "$W/ex.log"
+# One version: the header's macros, kreloc_version(), libkreloc.pc, the file name, libkreloc.map.
+${CC:-cc} -std=c11 -Wall -Wextra -Werror -o "$W/libversion" "$here/libversion.c" $flags > "$W/ver.log" 2>&1 &&
+	read -r vstr vnum vcode vrun < <(LD_LIBRARY_PATH="$P/lib" "$W/libversion"); rc=$?
+pcv=$(pkg-config --modversion libkreloc 2>&1)
+file=$(basename "$(readlink -f "$P/lib/libkreloc.so.0")")
+node=$(sed -n 's/^\(KRELOC_[0-9.]*\) {$/\1/p' "$L/libkreloc.map" | sort -V | tail -1)
+check "version: one for all: header $vstr ($vnum, code $vcode), kreloc_version() $vrun, pkg-config $pcv, $file, newest node $node (exit $rc)" \
+	sh -c '[ '"$rc"' = 0 ] && [ "$1" = "$2" ] && [ "$1" = "$3" ] && [ "$1" = "$4" ] && [ "libkreloc.so.$1" = "$5" ] &&
+		[ "$(printf "%s\n%s\n" "${6#KRELOC_}" "$1" | sort -V | tail -1)" = "$1" ] &&
+		[ "$7" = $(( ${1%%.*} * 65536 + $(echo "$1" | cut -d. -f2) * 256 + ${1##*.} )) ]' \
+	sh "$vstr" "$vnum" "$vrun" "$pcv" "$file" "$node" "$vcode"
+[ $rc = 0 ] || sed 's/^/# /' "$W/ver.log"
 awk '$4 ~ /^\[(vfat|fat)\]$/ {print "0x" $1}' "$W/kallsyms" > "$W/maddrs"
 awk 'NF == 3 && $2 ~ /^[tT]$/ && NR % 40 == 0 {print $1}' "$W/kallsyms" |
 	while read -r a; do printf '0x%x\n' $((0x$a + 3)); done > "$W/caddrs"

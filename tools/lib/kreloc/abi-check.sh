@@ -10,13 +10,13 @@
 # The check fails when
 #   - abidiff finds anything but added functions: a function removed, or
 #     changed (a parameter, a member of a struct it reaches; not the
-#     layout of a struct the header only declares, which is opaque; not
-#     members appended to a struct at or past its old size, which the sz
-#     convention makes compatible, while one in its old tail padding fails).  An ABI break
-#     needs a new SONAME (LIB_MAJOR in the Makefile) and a new baseline
-#     (make abi-baseline).  The one change of a type that stays compatible,
-#     a member appended to an options or info struct (which carry their
-#     size), is recorded by writing the baseline in the same commit;
+#     layout of a struct the header only declares, which is opaque).  An
+#     ABI break needs a new SONAME (KRELOC_VERSION_MAJOR in the header)
+#     and a new baseline (make abi-baseline).  The one change of a type
+#     that stays compatible, a member appended to an options or info
+#     struct (which carry their size) at or past its old size, passes and
+#     is recorded by writing the baseline in the same commit; one in the
+#     old struct's tail padding fails;
 #   - the SONAME is not the baseline's: the baseline goes with it;
 #   - a symbol of the baseline changed its version node, or a new symbol
 #     sits in a node the baseline already has: released nodes never change
@@ -111,7 +111,7 @@ if [ $((rc & 8)) -ne 0 ] || [ -n "$bad" ]; then
 	echo "abi-check: $lib ($have) breaks the ABI of $base${bad:+: ${bad#; }}"
 	[ -s "$tmp/notappended" ] && sed 's/^/  not an appended member: /' "$tmp/notappended" | head -5
 	[ $((rc & 8)) -ne 0 ] && sed 's/^/  /' "$tmp/diff" | head -40
-	echo "  (an incompatible change needs a new SONAME, LIB_MAJOR in the Makefile, and make abi-baseline)"
+	echo "  (an incompatible change needs a new SONAME, KRELOC_VERSION_MAJOR in the header, and make abi-baseline)"
 	exit 1
 fi
 if [ $((rc & 4)) -ne 0 ]; then

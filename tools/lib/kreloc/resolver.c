@@ -12,13 +12,9 @@
 #include "kplace.h"
 #include "snapshot.h"
 
-#ifndef KRELOC_VERSION
-#define KRELOC_VERSION "unknown"
-#endif
-
 KRELOC_API const char *kreloc_version(void)
 {
-	return KRELOC_VERSION;
+	return KRELOC_VERSION_STRING;
 }
 
 KRELOC_API unsigned int kreloc_snapshot_format(void)

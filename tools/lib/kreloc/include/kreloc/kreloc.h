@@ -118,10 +118,31 @@ KRELOC_API kreloc_print_fn_t kreloc_set_print(kreloc_print_fn_t fn, void *ctx);
 
 /* ------------------------------------------------------------------ library */
 
+/*
+ * The version of this header and of the library built with it (the
+ * library's file name, kreloc_version() and libkreloc.pc say the same);
+ * MAJOR is the SONAME's, MINOR's functions are in version node
+ * KRELOC_MAJOR.MINOR.  At compile time:
+ *   #if KRELOC_VERSION_CODE >= KRELOC_VERSION_NUM(0, 3, 0)
+ */
+#define KRELOC_VERSION_MAJOR	0
+#define KRELOC_VERSION_MINOR	3
+#define KRELOC_VERSION_PATCH	0
+#define KRELOC_VERSION_NUM(major, minor, patch) (((major) << 16) + ((minor) << 8) + (patch))
+#define KRELOC_VERSION_CODE \
+	KRELOC_VERSION_NUM(KRELOC_VERSION_MAJOR, KRELOC_VERSION_MINOR, KRELOC_VERSION_PATCH)
+#define KRELOC__STR(x) #x
+#define KRELOC__XSTR(x) KRELOC__STR(x)
+#define KRELOC_VERSION_STRING KRELOC__XSTR(KRELOC_VERSION_MAJOR) "." \
+	KRELOC__XSTR(KRELOC_VERSION_MINOR) "." KRELOC__XSTR(KRELOC_VERSION_PATCH)
+
 /**
- * kreloc_version() - the library's version
+ * kreloc_version() - the version of the library running
  *
- * Return: a string such as "0.4".
+ * What a program checks when it needs more than the version it was built
+ * with (KRELOC_VERSION_STRING): a newer library runs it too.
+ *
+ * Return: "MAJOR.MINOR.PATCH", as libkreloc.pc's Version.
  */
 KRELOC_API const char *kreloc_version(void);
 
