@@ -142,13 +142,14 @@ fi
 D="$W/dest"
 make -s -C "$top/tools/cli" install DESTDIR="$D" prefix=/usr > "$W/inst.log" 2>&1; rc=$?
 u="$D/usr"
-check "make -C tools/cli install DESTDIR prefix=/usr: the tool, its man pages and completion, the library with its SONAME links, the header, libkreloc.pc, libkreloc(3) (exit $rc)" \
+check "make -C tools/cli install DESTDIR prefix=/usr: the tool, its man pages and completion, the library with its SONAME links, the header, libkreloc.pc, libkreloc(3), the examples (exit $rc)" \
 	sh -c '[ '"$rc"' = 0 ] && [ -x "$1/sbin/kreloc" ] && [ -s "$1/share/man/man8/kreloc-resolve.8" ] &&
 		[ -s "$1/share/bash-completion/completions/kreloc" ] &&
 		[ "$(readlink "$1/lib/libkreloc.so")" = libkreloc.so.0 ] &&
 		[ "$(readlink "$1/lib/libkreloc.so.0")" = "$(basename "$2")" ] && [ -f "$1/lib/$(basename "$2")" ] &&
 		[ -s "$1/include/kreloc/kreloc.h" ] && grep -qx "libdir=/usr/lib" "$1/lib/pkgconfig/libkreloc.pc" &&
-		[ -s "$1/share/man/man3/libkreloc.3" ]' sh "$u" "$so"
+		[ -s "$1/share/man/man3/libkreloc.3" ] &&
+		cmp -s "$3/examples/resolve.c" "$1/share/doc/libkreloc/examples/resolve.c"' sh "$u" "$so" "$L"
 check "... the installed tool needs libkreloc.so.0 and has no RUNPATH for prefix /usr" \
 	sh -c 'readelf -dW "$1" | grep -q "NEEDED.*libkreloc.so.0" && ! readelf -dW "$1" | grep -q RUNPATH' sh "$u/sbin/kreloc"
 make -s -C "$top/tools/cli" uninstall DESTDIR="$D" prefix=/usr > /dev/null 2>&1
@@ -182,6 +183,17 @@ check "version: one for all: header $vstr ($vnum, code $vcode), kreloc_version()
 		[ "$7" = $(( ${1%%.*} * 65536 + $(echo "$1" | cut -d. -f2) * 256 + ${1##*.} )) ]' \
 	sh "$vstr" "$vnum" "$vrun" "$pcv" "$file" "$node" "$vcode"
 [ $rc = 0 ] || sed 's/^/# /' "$W/ver.log"
+# Every C example a user is shown (libkreloc(3), Documentation/*.md, the installed examples).
+python3 "$here/cexamples.py" "$W/cex" "$L/Documentation/libkreloc.3" "$top"/Documentation/*.md > "$W/cex.list"
+for f in "$P"/share/doc/libkreloc/examples/*.c; do echo "$f ${f#"$P"/}"; done >> "$W/cex.list"
+bad=""
+while read -r c src; do
+	b="$W/cex/$(basename "${c%.c}")"
+	${CC:-cc} -std=c11 -Wall -Wextra -Werror -o "$b" "$c" $flags > "$b.log" 2>&1 ||
+		{ bad="$bad $src"; sed "s|^|# $src: |" "$b.log" | head -5 >&3; }
+done < "$W/cex.list"
+check "examples: the $(wc -l < "$W/cex.list") C examples (libkreloc(3)'s, Documentation/'s, the installed ones) build with -std=c11 -Wall -Wextra -Werror through pkg-config${bad:+ (not:$bad)}" \
+	sh -c 'test -z "$1" && grep -q "libkreloc.3:" "$2" && grep -q "examples/resolve.c" "$2"' sh "$bad" "$W/cex.list"
 awk '$4 ~ /^\[(vfat|fat)\]$/ {print "0x" $1}' "$W/kallsyms" > "$W/maddrs"
 awk 'NF == 3 && $2 ~ /^[tT]$/ && NR % 40 == 0 {print $1}' "$W/kallsyms" |
 	while read -r a; do printf '0x%x\n' $((0x$a + 3)); done > "$W/caddrs"
@@ -194,6 +206,13 @@ check "... and answers $(wc -l < "$W/addrs") core and module addresses as the in
 LD_LIBRARY_PATH="$P/lib" "$W/example" "$SNAP" "$W/nonexistent.map" < /dev/null > /dev/null 2> "$W/ex2.err"; rc=$?
 check "... a failure: the example prints kreloc_errmsg() and the library nothing more ($(head -1 "$W/ex2.err"))" \
 	sh -c '[ '"$rc"' = 1 ] && [ "$(wc -l < "$1")" = 1 ] && grep -q "nonexistent.map: No such file" "$1"' sh "$W/ex2.err"
+# libkreloc(3)'s example, with no .ko files: a module address is named by its section, as resolve does.
+man_ex="$W/cex/$(basename "$(awk '$2 ~ /libkreloc\.3:/ {print $1; exit}' "$W/cex.list")" .c)"
+LD_LIBRARY_PATH="$P/lib" "$man_ex" "$SNAP" "$W/kallsyms" < "$W/addrs" > "$W/man.out" 2> "$W/man.err"; rc=$?
+"$P/sbin/kreloc" resolve --snapshot "$SNAP" --kallsyms "$W/kallsyms" - < "$W/addrs" 2>/dev/null |
+	awk '{ print $1, $2 ($3 ~ /^\[/ ? " " $3 : "") }' > "$W/man.want"
+check "libkreloc(3)'s example answers $(wc -l < "$W/addrs") addresses as kreloc resolve does, the $(grep -c '\[vfat\]' "$W/man.want") of vfat without its .ko by section ($(grep -m1 '\[vfat\]' "$W/man.out"); exit $rc)" \
+	sh -c '[ '"$rc"' = 0 ] && cmp -s "$1" "$2" && grep -q " \.text+0x[0-9a-f]* \[vfat\]$" "$1"' sh "$W/man.out" "$W/man.want"
 
 # ---------------------------------------------------------------- the contract
 # libcontract.c, from the header alone, against the library's sources built
