@@ -44,6 +44,32 @@ check "... the check sees one: the tool itself calls exit and prints to stderr" 
 check "kreloc (the tool) is linked against libkreloc.so.0, not a copy" \
 	sh -c 'readelf -dW "$1" | grep -q "NEEDED.*\[libkreloc.so.0\]" && ! readelf --dyn-syms -W "$1" | grep -qw ksnap_read' sh "$(dirname "$K")/kreloc"
 
+# ---------------------------------------------------------------- features
+# What the packages promise (debian/rules' REQUIRE_FEATURES) this build has,
+# as the library says (kreloc version --json of the tool linked against it).
+promised=$(sed -n 's/^export REQUIRE_FEATURES := //p' "$top/debian/rules")
+"$(dirname "$K")/kreloc" version --json > "$W/version.json" 2>&1
+missing=$(for f in $promised; do
+	python3 -c 'import json, sys; sys.exit(not json.load(open(sys.argv[1]))["features"].get(sys.argv[2]))' \
+		"$W/version.json" "$f" || echo "$f"; done | paste -sd' ')
+check "features: the library built here has every feature the packages promise ($promised)${missing:+; left out: $missing}" \
+	sh -c 'test -n "$1" && test -z "$2"' sh "$promised" "$missing"
+# A build without libzstd-dev (a zstd.h that does not compile stands in for
+# none) and with NO_DEBUGINFOD says so; with REQUIRE_FEATURES it fails.
+F="$W/ftree"; mkdir -p "$F/tools/lib" "$W/nozstd"
+cp -r "$top/lib" "$top/dkms.conf" "$F/"; cp "$top"/tools/*.c "$top"/tools/*.h "$F/tools/"
+cp -r "$L" "$F/tools/lib/"; rm -rf "$F/tools/lib/kreloc/.obj" "$F/tools/lib/kreloc"/libkreloc.so*
+echo '#error no libzstd-dev here' > "$W/nozstd/zstd.h"
+make -s -C "$F/tools/lib/kreloc" shared CC="${CC:-cc} -isystem $W/nozstd" NO_DEBUGINFOD=1 > "$W/f1.log" 2>&1; rc=$?
+check "features: a build without libzstd-dev and with NO_DEBUGINFOD=1 says what it left out and why ($(grep -m1 'built without' "$W/f1.log"); exit $rc)" \
+	sh -c '[ '"$rc"' = 0 ] && grep -qx "libkreloc (shared) is built without zstd (no libzstd-dev) and debuginfod (NO_DEBUGINFOD=1)" "$1"' sh "$W/f1.log"
+rm -f "$F/tools/lib/kreloc"/libkreloc.so*
+make -s -C "$F/tools/lib/kreloc" shared CC="${CC:-cc} -isystem $W/nozstd" REQUIRE_FEATURES="$promised" > "$W/f2.log" 2>&1; rc=$?
+check "features: ... and fails with the packages' REQUIRE_FEATURES ($(grep -m1 'REQUIRE_FEATURES' "$W/f2.log"); exit $rc)" \
+	sh -c '[ '"$rc"' != 0 ] && grep -q "zstd left out, but REQUIRE_FEATURES asks for it" "$1" && [ ! -e "$2" ]' \
+	sh "$W/f2.log" "$F/tools/lib/kreloc/libkreloc.so.0"
+rm -rf "$F"
+
 # ---------------------------------------------------------------- licence
 # libkreloc is LGPL-2.1 OR BSD-2-Clause (Documentation/libkreloc.md): every
 # file its Makefile compiles and every file of its directory says so, and
