@@ -90,7 +90,8 @@ appended_only() {
 	     /^ *\[C\] .function .* has some indirect sub-type changes:$/ ||
 	     /^ *parameter [0-9]+ of type .* has sub-type changes:$/ ||
 	     /^ *in (pointed to|unqualified underlying) type .struct [a-z_0-9]+.:$/ ||
-	     /^ *[0-9]+ data member insertions?:$/ { next }
+	     /^ *[0-9]+ data member insertions?:$/ ||
+	     /^ *[0-9]+ Added functions?:$/ || /^ *\[A\] .function / { next }
 	     /^ *type size changed from [0-9]+ to [0-9]+ \(in bits\)$/ { old = $5 + 0; next }
 	     /, at offset [0-9]+ \(in bits\)$/ {
 		match($0, /at offset [0-9]+/)
