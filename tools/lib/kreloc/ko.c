@@ -201,9 +201,9 @@ struct ko_file *ko_find(struct ko_index *x, const struct ks_mod *m, enum ko_why 
 	}
 	if (m->build_id) {
 		*w = bad ? KO_CORRUPT : KO_OTHER_BUILD;
-		ksnap_seterr(why, whylen, "none of the %zu readable %s.ko files under %s has the "
-			     "record's build id %s%s", cands, m->name, x->dir, m->build_id,
-			     bad ? "" : " (another build)");
+		ksnap_seterr(why, whylen, "none of the %zu %s%s.ko files under %s has the record's "
+			     "build id %s%s", cands, bad ? "readable " : "", m->name, x->dir,
+			     m->build_id, bad ? "" : " (another build)");
 		add_bad(why, whylen, bad, first_bad);
 		return NULL;
 	}
@@ -215,8 +215,8 @@ struct ko_file *ko_find(struct ko_index *x, const struct ks_mod *m, enum ko_why 
 	}
 	*w = !fits && bad ? KO_CORRUPT : KO_UNSURE;
 	ksnap_seterr(why, whylen, "the snapshot has no build id for this record and %zu of the "
-		     "%zu readable %s.ko files under %s match its sections", fits, cands, m->name,
-		     x->dir);
+		     "%zu %s%s.ko files under %s match its sections", fits, cands,
+		     bad ? "readable " : "", m->name, x->dir);
 	if (!fits)
 		add_bad(why, whylen, bad, first_bad);
 	return NULL;
