@@ -24,6 +24,7 @@
  *   callbacks  one rule for every callback: 0 goes on, nonzero stops and
  *              the call returns a negative value (the callback's own, or
  *              -ECANCELED for a positive one), never a count.
+ *   growth, states, files, sections: see each below.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -652,6 +653,28 @@ static int callbacks(void)
 	return 0;
 }
 
+/* ------------------------------------------------------------------ sections */
+
+static int print_section(void *ctx, const struct kreloc_symbol *s)
+{
+	(void)ctx;
+	printf("section %s 0x%" PRIx64 " 0x%" PRIx64 "\n", s->name, s->address, s->size);
+	return 0;
+}
+
+/* Each placed section of the record named by $KRELOC_TEST_MODULE: "section NAME ADDRESS SIZE". */
+static int sections(void)
+{
+	const char *name = getenv("KRELOC_TEST_MODULE");
+	int mod = name ? kreloc_snapshot_module_find(g_snap, name, NULL) : (int)g_mod;
+
+	if (mod < 0 || kreloc_resolver_module_sections(g_r, (size_t)mod, print_section, NULL) < 0) {
+		result(0, "sections: %s", kreloc_errmsg());
+		return 1;
+	}
+	return 0;
+}
+
 /* ------------------------------------------------------------------ states */
 
 /* The kernel's names of the states, and the value each must be. */
@@ -756,6 +779,8 @@ int main(int argc, char **argv)
 		states();
 	else if (!strcmp(argv[1], "callbacks"))
 		callbacks();
+	else if (!strcmp(argv[1], "sections"))
+		sections();
 	else
 		return 2;
 	kreloc_resolver_free(g_r);

@@ -127,7 +127,7 @@ static int vmlinux_sym(void *ctx, const struct kelf_sym *y)
 		c->banner = y->value;
 		c->have_banner = 1;
 	}
-	return sysmap_add(c->map, y->value, t, y->name, NULL) ? -2 : 0;
+	return sysmap_add(c->map, y->value, y->size, t, y->name, NULL) ? -2 : 0;
 }
 
 /* The errno a reader's message stands for: the file's, or a malformed one. */
@@ -498,6 +498,7 @@ void kres_tab_free(struct kres_tab *t)
 	free(t->addr);
 	free(t->name_off);
 	free(t->name_len);
+	free(t->size);
 	free(t->pool);
 	free(t->bucket);
 	memset(t, 0, sizeof(*t));
@@ -534,6 +535,7 @@ int kres_tab_build(struct kres_tab *t, const struct kcore *c, uint64_t delta, in
 	struct sortent *e;
 	uint64_t span;
 	size_t i, n = 0, pool_len;
+	uint32_t has_size = 0;
 
 	memset(t, 0, sizeof(*t));
 	e = malloc((map->nr + 1) * sizeof(*e));
@@ -557,16 +559,26 @@ int kres_tab_build(struct kres_tab *t, const struct kcore *c, uint64_t delta, in
 	t->addr = malloc((n + 1) * sizeof(*t->addr));
 	t->name_off = malloc((n + 1) * sizeof(*t->name_off));
 	t->name_len = malloc((n + 1) * sizeof(*t->name_len));
-	if (!t->addr || !t->name_off || !t->name_len)
+	t->size = calloc(n + 1, sizeof(*t->size));
+	if (!t->addr || !t->name_off || !t->name_len || !t->size)
 		goto oom;
 	pool_len = 0;
 	for (i = 0; i < n; i++) {
-		if (t->nr && t->addr[t->nr - 1] == e[i].addr)
-			continue;	/* best-ranked alias already taken */
+		uint64_t sz = map->syms[e[i].idx].size;
+
+		if (sz > UINT32_MAX)
+			sz = 0;
+		if (t->nr && t->addr[t->nr - 1] == e[i].addr) {
+			/* best-ranked alias already taken; its size, if it has none, an alias's */
+			if (!t->size[t->nr - 1])
+				has_size |= t->size[t->nr - 1] = (uint32_t)sz;
+			continue;
+		}
 		t->addr[t->nr] = e[i].addr;
 		t->name_len[t->nr] = (uint32_t)strlen(map->syms[e[i].idx].name);
 		t->name_off[t->nr] = (uint32_t)pool_len;
 		pool_len += t->name_len[t->nr] + 1;
+		has_size |= t->size[t->nr] = (uint32_t)sz;
 		e[t->nr].idx = e[i].idx;	/* compact: e[k] <= e[i] */
 		t->nr++;
 	}
@@ -578,6 +590,11 @@ int kres_tab_build(struct kres_tab *t, const struct kcore *c, uint64_t delta, in
 		memcpy(t->pool + t->name_off[i], map->syms[e[i].idx].name, t->name_len[i] + 1);
 	free(e);
 	e = NULL;
+	if (!has_size) {
+		/* A map, not a vmlinux: no sizes to tell where a symbol ends. */
+		free(t->size);
+		t->size = NULL;
+	}
 	if (!t->nr) {
 		kres_tab_free(t);
 		return kr_seterr(ENODATA, err, errlen, "%s: no relocatable symbols", name);

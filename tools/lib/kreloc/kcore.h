@@ -29,6 +29,7 @@ enum kres_map_kind {
 struct kres_tab {
 	uint64_t *addr;			/* sorted, unique */
 	uint32_t *name_off, *name_len;	/* into pool, in address order */
+	uint32_t *size;			/* st_size (a vmlinux's), or NULL for a map without sizes */
 	char *pool;
 	size_t nr;
 	uint32_t *bucket;		/* about one symbol per bucket */

@@ -191,8 +191,12 @@ static void hit_info(const struct kres_hit *h, struct kreloc_addr_info *i)
 	i->module_state_code = h->mod ? kr_module_state(h->mod->state) : KRELOC_MODULE_STATE_OTHER;
 	i->load_gen.value = h->mod ? h->mod->load_gen.v : 0;
 	i->load_gen.known = h->mod && h->mod->load_gen.ok;
-	i->note = h->mod ? h->note : NULL;
+	i->note = h->note;
 	i->candidates = h->candidates;
+	i->section_size = h->section_size;
+	i->past_symbol = h->past;
+	i->past_offset = h->past_off;
+	i->past_size = h->past_size;
 }
 
 KRELOC_API int kreloc_resolve_at(const struct kreloc_resolver *r, uint64_t addr,
@@ -353,6 +357,7 @@ KRELOC_API int kreloc_resolver_core_symbols(const struct kreloc_resolver *r,
 			continue;
 		y.type = m->type;
 		y.name = m->name;
+		y.size = m->size;
 		if (m->type == 'A' || m->type == 'a' || linked < lowest) {
 			/* absolute, or per-CPU on x86_64: not moved */
 			y.address = m->addr;
@@ -536,6 +541,7 @@ KRELOC_API int kreloc_resolver_module_sections(const struct kreloc_resolver *r, 
 		y.address = k->addr.v;
 		y.type = 0;
 		y.name = k->name;
+		y.size = ms->mem_size ? ms->mem_size[i] : 0;
 		ret = fn(ctx, &y);
 		if (ret)
 			return kr_stopped(ret);

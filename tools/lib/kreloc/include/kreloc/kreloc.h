@@ -703,14 +703,16 @@ struct kreloc_addr_info {
 	const char *symbol;		/* NULL: no symbol, offset is from the section */
 	size_t symbol_len;
 	uint64_t offset;
-	const char *section;		/* core section (text, ...) or ELF section (.text, ...) */
+	const char *section;		/* core section (text, ...), ELF section (.text, ...), or
+					 * a module's region (text, ...) outside its sections */
 	int module;			/* record index, -1 for the core kernel */
 	const char *module_name;	/* NULL for the core kernel */
 	const char *module_state;	/* the record's state: live, gone, ... */
 	struct kreloc_value load_gen;
-	const char *note;		/* why a module address has no symbol, else NULL */
+	const char *note;		/* why the address has no symbol (a module's .ko not
+					 * found, past the end of the symbol before it...), or NULL */
 	/* kreloc 0.2: */
-	uint64_t symbol_size;		/* the symbol's st_size (modules), 0 if unknown */
+	uint64_t symbol_size;		/* its st_size (a module's, or a vmlinux's), 0 if unknown */
 	/*
 	 * The module records that held the address (at the time asked, or at
 	 * any time): 1 for a module address that resolved.  2 or more: it is
@@ -720,6 +722,18 @@ struct kreloc_addr_info {
 	unsigned int candidates;
 	/* kreloc 0.3: */
 	enum kreloc_module_state module_state_code KRELOC_APPENDED;	/* module_state's value */
+	uint64_t section_size;		/* section's size (a module section's from its .ko when
+					 * the record has none), 0 if unknown */
+	/*
+	 * An address past the end of the symbol before it (the symbol's size
+	 * known: a module's, or a vmlinux's), or past the end of a module's
+	 * sections (in its region's padding), is in no symbol: symbol is
+	 * NULL, offset is from section (the region then), note says which,
+	 * and these name the symbol it lies past, how far and its size.
+	 */
+	const char *past_symbol;	/* NULL if not past one */
+	uint64_t past_offset;		/* the address - past_symbol's start */
+	uint64_t past_size;		/* past_symbol's size (0: unknown, past the sections) */
 };
 
 /**
@@ -839,7 +853,8 @@ struct kreloc_symbol {
 	char type;
 	const char *name;
 	/* kreloc 0.2: */
-	uint64_t size;			/* st_size where the source has one, else 0 */
+	uint64_t size;			/* st_size where the source has one (a .ko, a vmlinux;
+					 * not a map), a section's size for sections; else 0 */
 };
 
 typedef int (*kreloc_symbol_fn_t)(void *ctx, const struct kreloc_symbol *sym);
