@@ -272,6 +272,8 @@ NULLCASE(kreloc_resolver_module_sections, fn, W_EINVAL,
 	 kreloc_resolver_module_sections(g_r, g_mod, NULL, NULL))
 NULLCASE(kreloc_resolver_module_sections, ctx, W_TAKEN,
 	 kreloc_resolver_module_sections(g_r, g_mod, count_sym, NULL))
+NULLCASE(kreloc_resolver_prefetch, r, W_EINVAL, kreloc_resolver_prefetch(NULL, NULL))
+NULLCASE(kreloc_resolver_prefetch, opts, W_TAKEN, kreloc_resolver_prefetch(g_r, NULL))
 
 static const struct nullcase nullcases[] = {
 	NC(kreloc_set_print, fn, W_TAKEN), NC(kreloc_set_print, ctx, W_TAKEN),
@@ -330,6 +332,7 @@ static const struct nullcase nullcases[] = {
 	NC(kreloc_resolver_module_sections, r, W_EINVAL),
 	NC(kreloc_resolver_module_sections, fn, W_EINVAL),
 	NC(kreloc_resolver_module_sections, ctx, W_TAKEN),
+	NC(kreloc_resolver_prefetch, r, W_EINVAL), NC(kreloc_resolver_prefetch, opts, W_TAKEN),
 };
 
 static int nulls(void)
@@ -476,6 +479,15 @@ static int opts(void)
 	       "with sz 0 is refused: %d, \"%s\"", rc, kreloc_errmsg());
 	kreloc_files_free(f);
 	f = NULL;
+	{
+		struct kreloc_prefetch_opts po;
+
+		memset(&po, 0, sizeof(po));
+		po.timeout_ms = 1;
+		rc = kreloc_resolver_prefetch(g_r, &po);
+		result(rc == -EINVAL && strstr(kreloc_errmsg(), "KRELOC_OPTS"), "opts: "
+		       "kreloc_prefetch_opts with sz 0 is refused: %d, \"%s\"", rc, kreloc_errmsg());
+	}
 	/* A newer caller's struct: zeros past the library's are taken, anything else refused. */
 	memset(&big, 0, sizeof(big));
 	big.o.sz = sizeof(big);

@@ -318,6 +318,20 @@ check "ownership: $(sed -n 's/^[a-zA-Z]* owner: //p' "$W/c_owner.out" | head -1)
 	sh -c '[ '"$rc"' = 0 ] && grep -q "^ok owner" "$1"' sh "$W/c_owner.out"
 [ $rc = 0 ] || grep -m3 -A3 'ERROR: AddressSanitizer' "$W/c_owner.err" | diag
 
+# ---------------------------------------------------------------- prefetch
+# After kreloc_resolver_prefetch() the resolve loop does no file or network
+# I/O: seccomp makes any open, socket or connect a SIGSYS (libprefetch.c).
+${CC:-cc} -std=c11 -O2 -Wall -Wextra -Werror -I"$L/include" -o "$W/libprefetch" "$here/libprefetch.c" \
+	-L"$L" -lkreloc > "$W/pf.log" 2>&1; rc=$?
+pf() { LD_LIBRARY_PATH="$L" "$W/libprefetch" "$1" "$SNAP" "$W/kallsyms" "$DATA/modules" 0 "$W/addrs" > "$W/pf_$1.out" 2>&1; }
+pf lazy; pf prefetch-seccomp; r1=$?; pf lazy-seccomp; r2=$?
+check "prefetch: then $(wc -l < "$W/addrs") addresses resolved under seccomp (no open, socket, connect) as a lazy resolver answers them: $(head -1 "$W/pf_prefetch-seccomp.out") (exit $r1)" \
+	sh -c '[ '"$rc$r1"' = 00 ] && grep -q "^prefetch [1-9]" "$1" && tail -n +2 "$1" | cmp -s - "$2" && grep -q "\[vfat\] .text ok$" "$2"' \
+	sh "$W/pf_prefetch-seccomp.out" "$W/pf_lazy.out"
+check "... without it, the same loop under seccomp is stopped at its first .ko ($(tail -1 "$W/pf_lazy-seccomp.out" | sed 's/.*SIGSYS/SIGSYS/'), exit $r2)" \
+	sh -c '[ '"$r2"' = 9 ] && tail -1 "$1" | grep -q "SIGSYS: syscall"' sh "$W/pf_lazy-seccomp.out"
+[ $rc = 0 ] || sed 's/^/# /' "$W/pf.log"
+
 # ---------------------------------------------------------------- threads
 srcs=$(make -s -C "$L" print-SRCS | tr ' ' '\n' | sed "s#^#$L/#")
 cflags="-std=c11 -Wall -Wextra -Werror -O1 -g -I$L/include -DKRELOC_HAVE_LZMA -DKRELOC_HAVE_ZSTD -DKRELOC_HAVE_ZLIB"

@@ -71,7 +71,7 @@ enum kdbg_status kdbg_place(struct kdbg_mod *d, const struct ks_mod *m, const st
 
 	memset(d, 0, sizeof(*d));
 	d->m = m;
-	k = files_find_ko(files, m, &w, &d->origin, d->why, sizeof(d->why));
+	k = files_find_ko(files, m, &w, &d->origin, &d->err, d->why, sizeof(d->why));
 	if (!k && w == KO_UNSURE) {
 		k = files_only_ko(files, m);
 		d->origin = k ? KRELOC_ORIGIN_LOCAL : KRELOC_ORIGIN_NONE;

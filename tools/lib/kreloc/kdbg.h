@@ -25,6 +25,7 @@ enum kdbg_status { KDBG_OK, KDBG_MISSING, KDBG_MISMATCH, KDBG_UNAVAILABLE, KDBG_
 struct kdbg_mod {
 	const struct ks_mod *m;
 	enum kdbg_status status;
+	int err;			/* KDBG_UNAVAILABLE: the server's error */
 	char why[1024];			/* the reason, or "" */
 	const char *path;		/* the .ko found, or NULL */
 	int origin;			/* KRELOC_ORIGIN_* */

@@ -166,6 +166,47 @@ KRELOC_API void kreloc_resolver_free(struct kreloc_resolver *r)
 	free(r);
 }
 
+KRELOC_API int kreloc_resolver_prefetch(struct kreloc_resolver *r,
+					const struct kreloc_prefetch_opts *opts)
+{
+	unsigned int ms = KR_OPT(opts, struct kreloc_prefetch_opts, timeout_ms, 0);
+	const struct kres_mod *ms0 = NULL;
+	size_t i, nok = 0, unavail = 0;
+	int ret, err = 0;
+
+	if (!r)
+		return kr_null(__func__, "r");
+	ret = KR_OPTS_VALID(opts, kreloc_prefetch_opts);
+	if (ret)
+		return ret;
+	kfetch_set_deadline(ms ? kfetch_now() + (uint64_t)ms * 1000000u : 0);
+	for (i = 0; i < r->snap->s.nr_mods; i++) {
+		const struct kres_mod *m = kres_module(&r->r, i);
+
+		if (!m)
+			continue;
+		if (m->d.status == KDBG_OK) {
+			nok++;
+		} else if (m->d.status == KDBG_UNAVAILABLE) {
+			if (!unavail++) {
+				ms0 = m;
+				err = m->d.err ? m->d.err : -EHOSTUNREACH;
+			}
+		}
+	}
+	ret = kfetch_expired();
+	kfetch_set_deadline(0);
+	if (ret)
+		return kr_fail(ETIME, "the prefetch's time (%u ms) ran out asking debuginfod: %zu "
+			       "module records left without a file (%s: %s)", ms, unavail,
+			       ms0 ? ms0->d.m->name : "?", ms0 ? ms0->d.why : "");
+	if (unavail)
+		return kr_fail(-err, "%zu module records without a file: a server could not be "
+			       "asked (%s: %s)", unavail, ms0->d.m->name, ms0->d.why);
+	kr_ok();
+	return (int)nok;
+}
+
 /* A kreloc_time as the window the resolver filters records with. */
 static int to_when(const struct kreloc_time *t, struct kres_when *w)
 {

@@ -50,7 +50,8 @@
  * any number of threads.  A resolver may be used by several threads at
  * once for kreloc_resolve(), kreloc_resolve_why() and every other
  * kreloc_resolver_*() query: the first lookup in a module reads that
- * module's file under a lock, later ones take no lock.  A kreloc_files may
+ * module's file under a lock, later ones take no lock
+ * (kreloc_resolver_prefetch() reads them all first).  A kreloc_files may
  * be shared by resolvers in several threads.  Creating and freeing an
  * object is not concurrent with its use.  kreloc_errmsg() is per thread.
  * kreloc_set_print() should be called before other threads use the library.
@@ -690,6 +691,42 @@ KRELOC_API int kreloc_resolver_new(const struct kreloc_snapshot *snap,
  * @r:		the resolver, or NULL (ignored)
  */
 KRELOC_API void kreloc_resolver_free(struct kreloc_resolver *r);
+
+/* Options of kreloc_resolver_prefetch() (kreloc 0.3). */
+struct kreloc_prefetch_opts {
+	size_t sz;
+	unsigned int timeout_ms;	/* a bound on the time debuginfod servers are asked
+					 * for, or 0: none but theirs (DEBUGINFOD_TIMEOUT, per
+					 * attempt, times DEBUGINFOD_RETRY_LIMIT) */
+};
+
+/**
+ * kreloc_resolver_prefetch() - read every module record's file now, not on the hot path
+ * @r:		the resolver
+ * @opts:	options, or NULL (no bound)
+ *
+ * Finds, reads and checks the .ko of every module record of the snapshot
+ * (locally, then by build id from debuginfod), as the first address in
+ * each record would.  After it, nothing @r answers reads a file or asks a
+ * server: kreloc_resolve(), kreloc_resolve_at(), kreloc_resolve_why(),
+ * kreloc_resolve_candidates() and the kreloc_resolver_*() queries do no
+ * file or network I/O, so a profiler's loop never blocks.  Without it,
+ * each record's file is read when an address first falls in it.
+ *
+ * With @opts->timeout_ms, servers are asked for no longer than that in
+ * all: the request in flight when it runs out is abandoned (and not
+ * remembered as "no such file" in libdebuginfod's cache), nothing more is
+ * asked, and the records not fetched get KRELOC_FILE_UNAVAILABLE.
+ * Whatever it returns, every record is settled (its file, or why none).
+ * Other threads may resolve with @r meanwhile.
+ *
+ * Return: the number of records with a usable .ko (KRELOC_FILE_OK), or
+ * -ETIME (the time ran out), the error of a server that could not be
+ * asked (-ECONNREFUSED, -EHOSTUNREACH...: some records unavailable),
+ * -EINVAL (NULL @r, @opts not valid).
+ */
+KRELOC_API int kreloc_resolver_prefetch(struct kreloc_resolver *r,
+					const struct kreloc_prefetch_opts *opts);
 
 enum kreloc_place {
 	KRELOC_UNKNOWN = 0,
