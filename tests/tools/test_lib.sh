@@ -10,9 +10,15 @@
 # version node and a SONAME without its baseline (each made in a copy of
 # the tree); `make -C tools/cli install` with DESTDIR and with a prefix;
 # the example consumer built against the installed library through
-# pkg-config, answering as `kreloc resolve` does; thread safety (several
-# threads, one resolver) plainly and under ThreadSanitizer, which must
-# catch the race when the resolver's lock is taken out.
+# pkg-config, answering as `kreloc resolve` does, and every C example of
+# libkreloc(3) and Documentation/ built so; one version everywhere; the
+# features the packages promise; the contract (libcontract.c, against the
+# sources under ASan and UBSan: NULL arguments, struct growth, options,
+# callbacks, states, ownership), corrupt .ko files, sizes against the
+# .ko's tables (sizecheck.py); no I/O after kreloc_resolver_prefetch()
+# (libprefetch.c under seccomp); thread safety (several threads, one
+# resolver) plainly and under ThreadSanitizer, which must catch the race
+# when the resolver's lock is taken out.
 set -uo pipefail
 K="$1" W="$2"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -60,7 +66,7 @@ F="$W/ftree"; mkdir -p "$F/tools/lib" "$W/nozstd"
 cp -r "$top/lib" "$top/dkms.conf" "$F/"; cp "$top"/tools/*.c "$top"/tools/*.h "$F/tools/"
 cp -r "$L" "$F/tools/lib/"; rm -rf "$F/tools/lib/kreloc/.obj" "$F/tools/lib/kreloc"/libkreloc.so*
 echo '#error no libzstd-dev here' > "$W/nozstd/zstd.h"
-make -s -C "$F/tools/lib/kreloc" shared CC="${CC:-cc} -isystem $W/nozstd" NO_DEBUGINFOD=1 > "$W/f1.log" 2>&1; rc=$?
+make -s -j2 -C "$F/tools/lib/kreloc" shared CC="${CC:-cc} -isystem $W/nozstd" NO_DEBUGINFOD=1 > "$W/f1.log" 2>&1; rc=$?
 check "features: a build without libzstd-dev and with NO_DEBUGINFOD=1 says what it left out and why ($(grep -m1 'built without' "$W/f1.log"); exit $rc)" \
 	sh -c '[ '"$rc"' = 0 ] && grep -qx "libkreloc (shared) is built without zstd (no libzstd-dev) and debuginfod (NO_DEBUGINFOD=1)" "$1"' sh "$W/f1.log"
 rm -f "$F/tools/lib/kreloc"/libkreloc.so*
