@@ -124,10 +124,96 @@ struct nullcase {
 static char buf[256];
 static struct kreloc_time when = { KRELOC_CLOCK_LOCAL, 0, UINT64_MAX };
 
-/* NULLCASE(fn, param, want, expr): a case whose call evaluates expr. */
-#define NULLCASE(f, p, w, expr) \
-	static long nc_##f##_##p(void) { return (long)(expr); }
-#define NC(f, p, w) { #f, #p, w, nc_##f##_##p }
+/* Every case: X(FUNCTION, PARAMETER, WANT, the call with that parameter NULL). */
+#define NULLCASES(X) \
+	X(kreloc_set_print, fn, W_TAKEN, (kreloc_set_print(NULL, buf), 0)) \
+	X(kreloc_set_print, ctx, W_TAKEN, (kreloc_set_print(NULL, NULL), 0)) \
+	X(kreloc_snapshot_load, path, W_EINVAL, kreloc_snapshot_load(NULL, &tmp_snap)) \
+	X(kreloc_snapshot_load, snap, W_EINVAL, kreloc_snapshot_load(snap_path, NULL)) \
+	X(kreloc_snapshot_read, f, W_EINVAL, kreloc_snapshot_read(NULL, "x", &tmp_snap)) \
+	X(kreloc_snapshot_read, name, W_TAKEN, kreloc_snapshot_read(snap_stream(), NULL, &tmp_snap)) \
+	X(kreloc_snapshot_read, snap, W_EINVAL, kreloc_snapshot_read(snap_stream(), "x", NULL)) \
+	X(kreloc_snapshot_live, root, W_TAKEN, kreloc_snapshot_live(NULL, &tmp_snap)) \
+	X(kreloc_snapshot_live, snap, W_EINVAL, kreloc_snapshot_live(root, NULL)) \
+	X(kreloc_snapshot_write, snap, W_EINVAL, kreloc_snapshot_write(NULL, stdout)) \
+	X(kreloc_snapshot_write, f, W_EINVAL, kreloc_snapshot_write(g_snap, NULL)) \
+	X(kreloc_snapshot_free, snap, W_TAKEN, (kreloc_snapshot_free(NULL), 0)) \
+	X(kreloc_snapshot_info, snap, W_EINVAL, kreloc_snapshot_info(NULL, &si, sizeof(si))) \
+	X(kreloc_snapshot_info, info, W_EINVAL, kreloc_snapshot_info(g_snap, NULL, sizeof(si))) \
+	X(kreloc_snapshot_section, snap, W_EINVAL, kreloc_snapshot_section(NULL, 0, &sec, sizeof(sec))) \
+	X(kreloc_snapshot_section, info, W_EINVAL, kreloc_snapshot_section(g_snap, 0, NULL, sizeof(sec))) \
+	X(kreloc_snapshot_anchor, snap, W_EINVAL, kreloc_snapshot_anchor(NULL, 0, &an, sizeof(an))) \
+	X(kreloc_snapshot_anchor, info, W_EINVAL, kreloc_snapshot_anchor(g_snap, 0, NULL, sizeof(an))) \
+	X(kreloc_snapshot_module, snap, W_EINVAL, kreloc_snapshot_module(NULL, 0, &mi, sizeof(mi))) \
+	X(kreloc_snapshot_module, info, W_EINVAL, kreloc_snapshot_module(g_snap, 0, NULL, sizeof(mi))) \
+	X(kreloc_snapshot_module_mem, snap, W_EINVAL, kreloc_snapshot_module_mem(NULL, 0, 0, &memi, sizeof(memi))) \
+	X(kreloc_snapshot_module_mem, info, W_EINVAL, kreloc_snapshot_module_mem(g_snap, 0, 0, NULL, sizeof(memi))) \
+	X(kreloc_snapshot_module_find, snap, W_EINVAL, kreloc_snapshot_module_find(NULL, "vfat", NULL)) \
+	X(kreloc_snapshot_module_find, name, W_EINVAL, kreloc_snapshot_module_find(g_snap, NULL, NULL)) \
+	X(kreloc_snapshot_module_find, load_gen, W_TAKEN, kreloc_snapshot_module_find(g_snap, "vfat", NULL)) \
+	X(kreloc_snapshot_module_live_at, snap, W_EINVAL, kreloc_snapshot_module_live_at(NULL, 0, 1)) \
+	X(kreloc_snapshot_module_superseded, snap, W_EINVAL, kreloc_snapshot_module_superseded(NULL, 0)) \
+	X(kreloc_snapshot_module_time, snap, W_EINVAL, kreloc_snapshot_module_time(NULL, 0, KRELOC_EVENT_LOAD, KRELOC_CLOCK_LOCAL, &u64)) \
+	X(kreloc_snapshot_module_time, ns, W_EINVAL, kreloc_snapshot_module_time(g_snap, 0, KRELOC_EVENT_LOAD, KRELOC_CLOCK_LOCAL, NULL)) \
+	X(kreloc_snapshot_module_mem_time, snap, W_EINVAL, kreloc_snapshot_module_mem_time(NULL, 0, 0, KRELOC_CLOCK_LOCAL, &u64, &u64b)) \
+	X(kreloc_snapshot_module_mem_time, from, W_EINVAL, kreloc_snapshot_module_mem_time(g_snap, 0, 0, KRELOC_CLOCK_LOCAL, NULL, &u64b)) \
+	X(kreloc_snapshot_module_mem_time, until, W_EINVAL, kreloc_snapshot_module_mem_time(g_snap, 0, 0, KRELOC_CLOCK_LOCAL, &u64, NULL)) \
+	X(kreloc_snapshot_time, snap, W_EINVAL, kreloc_snapshot_time(NULL, KRELOC_TIME_TAKEN, KRELOC_CLOCK_LOCAL, &u64)) \
+	X(kreloc_snapshot_time, ns, W_EINVAL, kreloc_snapshot_time(g_snap, KRELOC_TIME_TAKEN, KRELOC_CLOCK_LOCAL, NULL)) \
+	X(kreloc_snapshot_image_offset, snap, W_EINVAL, kreloc_snapshot_image_offset(NULL, &u64)) \
+	X(kreloc_snapshot_image_offset, offset, W_EINVAL, kreloc_snapshot_image_offset(g_snap, NULL)) \
+	X(kreloc_live_lockdown, root, W_TAKEN, kreloc_live_lockdown(NULL, buf, sizeof(buf))) \
+	X(kreloc_live_lockdown, buf, W_EINVAL, kreloc_live_lockdown(root, NULL, 16)) \
+	X(kreloc_probe_spec_parse, text, W_EINVAL, kreloc_probe_spec_parse(NULL, &ps, sizeof(ps))) \
+	X(kreloc_probe_spec_parse, spec, W_EINVAL, kreloc_probe_spec_parse("vfs_read", NULL, sizeof(ps))) \
+	X(kreloc_probe_locate, live, W_EINVAL, kreloc_probe_locate(NULL, root, "vfs_read", &pi, sizeof(pi))) \
+	X(kreloc_probe_locate, root, W_TAKEN, kreloc_probe_locate(g_snap, NULL, "vfs_read", &pi, sizeof(pi))) \
+	X(kreloc_probe_locate, text, W_EINVAL, kreloc_probe_locate(g_snap, root, NULL, &pi, sizeof(pi))) \
+	X(kreloc_probe_locate, info, W_EINVAL, kreloc_probe_locate(g_snap, root, "vfs_read", NULL, sizeof(pi))) \
+	X(kreloc_files_new, opts, W_TAKEN, kreloc_files_new(NULL, &tmp_files)) \
+	X(kreloc_files_new, files, W_EINVAL, kreloc_files_new(NULL, NULL)) \
+	X(kreloc_files_free, files, W_TAKEN, (kreloc_files_free(NULL), 0)) \
+	X(kreloc_resolver_new, snap, W_EINVAL, kreloc_resolver_new(NULL, NULL, &tmp_r)) \
+	X(kreloc_resolver_new, opts, W_TAKEN, kreloc_resolver_new(g_snap, NULL, &tmp_r)) \
+	X(kreloc_resolver_new, r, W_EINVAL, kreloc_resolver_new(g_snap, NULL, NULL)) \
+	X(kreloc_resolver_free, r, W_TAKEN, (kreloc_resolver_free(NULL), 0)) \
+	X(kreloc_resolve, r, W_EINVAL, kreloc_resolve(NULL, g_addr, 0, &ai, sizeof(ai))) \
+	X(kreloc_resolve, info, W_EINVAL, kreloc_resolve(g_r, g_addr, 0, NULL, sizeof(ai))) \
+	X(kreloc_resolve_at, r, W_EINVAL, kreloc_resolve_at(NULL, g_addr, 0, &when, &ai, sizeof(ai))) \
+	X(kreloc_resolve_at, when, W_TAKEN, kreloc_resolve_at(g_r, g_addr, 0, NULL, &ai, sizeof(ai))) \
+	X(kreloc_resolve_at, info, W_EINVAL, kreloc_resolve_at(g_r, g_addr, 0, &when, NULL, sizeof(ai))) \
+	X(kreloc_resolve_candidates, r, W_EINVAL, kreloc_resolve_candidates(NULL, g_addr, NULL, count_cand, NULL)) \
+	X(kreloc_resolve_candidates, when, W_TAKEN, kreloc_resolve_candidates(g_r, g_addr, NULL, count_cand, NULL)) \
+	X(kreloc_resolve_candidates, fn, W_EINVAL, kreloc_resolve_candidates(g_r, g_addr, NULL, NULL, NULL)) \
+	X(kreloc_resolve_candidates, ctx, W_TAKEN, kreloc_resolve_candidates(g_r, g_addr, &when, count_cand, NULL)) \
+	X(kreloc_resolve_why, r, W_SAYS, str_rc(kreloc_resolve_why(NULL, 1, 0, buf, sizeof(buf)))) \
+	X(kreloc_resolve_why, buf, W_NULLSTR, str_rc(kreloc_resolve_why(g_r, 1, 0, NULL, 64))) \
+	X(kreloc_resolve_why_at, r, W_SAYS, str_rc(kreloc_resolve_why_at(NULL, 1, 0, &when, buf, sizeof(buf)))) \
+	X(kreloc_resolve_why_at, when, W_TAKEN, str_rc(kreloc_resolve_why_at(g_r, 1, 0, NULL, buf, sizeof(buf))) == 2 ? 0 : -EINVAL) \
+	X(kreloc_resolve_why_at, buf, W_NULLSTR, str_rc(kreloc_resolve_why_at(g_r, 1, 0, &when, NULL, 64))) \
+	X(kreloc_resolver_core_file, r, W_EINVAL, kreloc_resolver_core_file(NULL, &fi, sizeof(fi))) \
+	X(kreloc_resolver_core_file, info, W_EINVAL, kreloc_resolver_core_file(g_r, NULL, sizeof(fi))) \
+	X(kreloc_resolver_core_symbols, r, W_EINVAL, kreloc_resolver_core_symbols(NULL, count_sym, NULL, &zs)) \
+	X(kreloc_resolver_core_symbols, fn, W_EINVAL, kreloc_resolver_core_symbols(g_r, NULL, NULL, &zs)) \
+	X(kreloc_resolver_core_symbols, ctx, W_TAKEN, kreloc_resolver_core_symbols(g_r, count_sym, NULL, &zs)) \
+	X(kreloc_resolver_core_symbols, left_out, W_TAKEN, kreloc_resolver_core_symbols(g_r, count_sym, NULL, NULL)) \
+	X(kreloc_resolver_module_file, r, W_EINVAL, kreloc_resolver_module_file(NULL, 0, &mfi, sizeof(mfi))) \
+	X(kreloc_resolver_module_file, info, W_EINVAL, kreloc_resolver_module_file(g_r, 0, NULL, sizeof(mfi))) \
+	X(kreloc_resolver_module_image, r, W_EINVAL, kreloc_resolver_module_image(NULL, g_mod, &vp, &zs)) \
+	X(kreloc_resolver_module_image, data, W_EINVAL, kreloc_resolver_module_image(g_r, g_mod, NULL, &zs)) \
+	X(kreloc_resolver_module_image, len, W_EINVAL, kreloc_resolver_module_image(g_r, g_mod, &vp, NULL)) \
+	X(kreloc_resolver_module_symbols, r, W_EINVAL, kreloc_resolver_module_symbols(NULL, g_mod, count_sym, NULL)) \
+	X(kreloc_resolver_module_symbols, fn, W_EINVAL, kreloc_resolver_module_symbols(g_r, g_mod, NULL, NULL)) \
+	X(kreloc_resolver_module_symbols, ctx, W_TAKEN, kreloc_resolver_module_symbols(g_r, g_mod, count_sym, NULL)) \
+	X(kreloc_resolver_module_symbols_all, r, W_EINVAL, kreloc_resolver_module_symbols_all(NULL, g_mod, count_sym, NULL)) \
+	X(kreloc_resolver_module_symbols_all, fn, W_EINVAL, kreloc_resolver_module_symbols_all(g_r, g_mod, NULL, NULL)) \
+	X(kreloc_resolver_module_symbols_all, ctx, W_TAKEN, kreloc_resolver_module_symbols_all(g_r, g_mod, count_sym, NULL)) \
+	X(kreloc_resolver_module_sections, r, W_EINVAL, kreloc_resolver_module_sections(NULL, g_mod, count_sym, NULL)) \
+	X(kreloc_resolver_module_sections, fn, W_EINVAL, kreloc_resolver_module_sections(g_r, g_mod, NULL, NULL)) \
+	X(kreloc_resolver_module_sections, ctx, W_TAKEN, kreloc_resolver_module_sections(g_r, g_mod, count_sym, NULL)) \
+	X(kreloc_resolver_prefetch, r, W_EINVAL, kreloc_resolver_prefetch(NULL, NULL)) \
+	X(kreloc_resolver_prefetch, opts, W_TAKEN, kreloc_resolver_prefetch(g_r, NULL)) \
+	/* (end) */
 
 /* A string function's answer: 0 for NULL, 1 for the buffer saying "no resolver". */
 static long str_rc(const char *s)
@@ -157,183 +243,12 @@ static uint64_t u64, u64b;
 static const void *vp;
 static size_t zs;
 
-NULLCASE(kreloc_set_print, fn, W_TAKEN, (kreloc_set_print(NULL, buf), 0))
-NULLCASE(kreloc_set_print, ctx, W_TAKEN, (kreloc_set_print(NULL, NULL), 0))
-NULLCASE(kreloc_snapshot_load, path, W_EINVAL, kreloc_snapshot_load(NULL, &tmp_snap))
-NULLCASE(kreloc_snapshot_load, snap, W_EINVAL, kreloc_snapshot_load(snap_path, NULL))
-NULLCASE(kreloc_snapshot_read, f, W_EINVAL, kreloc_snapshot_read(NULL, "x", &tmp_snap))
-NULLCASE(kreloc_snapshot_read, name, W_TAKEN, kreloc_snapshot_read(snap_stream(), NULL, &tmp_snap))
-NULLCASE(kreloc_snapshot_read, snap, W_EINVAL, kreloc_snapshot_read(snap_stream(), "x", NULL))
-NULLCASE(kreloc_snapshot_live, root, W_TAKEN, kreloc_snapshot_live(NULL, &tmp_snap))
-NULLCASE(kreloc_snapshot_live, snap, W_EINVAL, kreloc_snapshot_live(root, NULL))
-NULLCASE(kreloc_snapshot_write, snap, W_EINVAL, kreloc_snapshot_write(NULL, stdout))
-NULLCASE(kreloc_snapshot_write, f, W_EINVAL, kreloc_snapshot_write(g_snap, NULL))
-NULLCASE(kreloc_snapshot_free, snap, W_TAKEN, (kreloc_snapshot_free(NULL), 0))
-NULLCASE(kreloc_snapshot_info, snap, W_EINVAL, kreloc_snapshot_info(NULL, &si, sizeof(si)))
-NULLCASE(kreloc_snapshot_info, info, W_EINVAL, kreloc_snapshot_info(g_snap, NULL, sizeof(si)))
-NULLCASE(kreloc_snapshot_section, snap, W_EINVAL, kreloc_snapshot_section(NULL, 0, &sec, sizeof(sec)))
-NULLCASE(kreloc_snapshot_section, info, W_EINVAL, kreloc_snapshot_section(g_snap, 0, NULL, sizeof(sec)))
-NULLCASE(kreloc_snapshot_anchor, snap, W_EINVAL, kreloc_snapshot_anchor(NULL, 0, &an, sizeof(an)))
-NULLCASE(kreloc_snapshot_anchor, info, W_EINVAL, kreloc_snapshot_anchor(g_snap, 0, NULL, sizeof(an)))
-NULLCASE(kreloc_snapshot_module, snap, W_EINVAL, kreloc_snapshot_module(NULL, 0, &mi, sizeof(mi)))
-NULLCASE(kreloc_snapshot_module, info, W_EINVAL, kreloc_snapshot_module(g_snap, 0, NULL, sizeof(mi)))
-NULLCASE(kreloc_snapshot_module_mem, snap, W_EINVAL,
-	 kreloc_snapshot_module_mem(NULL, 0, 0, &memi, sizeof(memi)))
-NULLCASE(kreloc_snapshot_module_mem, info, W_EINVAL,
-	 kreloc_snapshot_module_mem(g_snap, 0, 0, NULL, sizeof(memi)))
-NULLCASE(kreloc_snapshot_module_find, snap, W_EINVAL, kreloc_snapshot_module_find(NULL, "vfat", NULL))
-NULLCASE(kreloc_snapshot_module_find, name, W_EINVAL, kreloc_snapshot_module_find(g_snap, NULL, NULL))
-NULLCASE(kreloc_snapshot_module_find, load_gen, W_TAKEN,
-	 kreloc_snapshot_module_find(g_snap, "vfat", NULL))
-NULLCASE(kreloc_snapshot_module_live_at, snap, W_EINVAL, kreloc_snapshot_module_live_at(NULL, 0, 1))
-NULLCASE(kreloc_snapshot_module_superseded, snap, W_EINVAL, kreloc_snapshot_module_superseded(NULL, 0))
-NULLCASE(kreloc_snapshot_module_time, snap, W_EINVAL,
-	 kreloc_snapshot_module_time(NULL, 0, KRELOC_EVENT_LOAD, KRELOC_CLOCK_LOCAL, &u64))
-NULLCASE(kreloc_snapshot_module_time, ns, W_EINVAL,
-	 kreloc_snapshot_module_time(g_snap, 0, KRELOC_EVENT_LOAD, KRELOC_CLOCK_LOCAL, NULL))
-NULLCASE(kreloc_snapshot_module_mem_time, snap, W_EINVAL,
-	 kreloc_snapshot_module_mem_time(NULL, 0, 0, KRELOC_CLOCK_LOCAL, &u64, &u64b))
-NULLCASE(kreloc_snapshot_module_mem_time, from, W_EINVAL,
-	 kreloc_snapshot_module_mem_time(g_snap, 0, 0, KRELOC_CLOCK_LOCAL, NULL, &u64b))
-NULLCASE(kreloc_snapshot_module_mem_time, until, W_EINVAL,
-	 kreloc_snapshot_module_mem_time(g_snap, 0, 0, KRELOC_CLOCK_LOCAL, &u64, NULL))
-NULLCASE(kreloc_snapshot_time, snap, W_EINVAL,
-	 kreloc_snapshot_time(NULL, KRELOC_TIME_TAKEN, KRELOC_CLOCK_LOCAL, &u64))
-NULLCASE(kreloc_snapshot_time, ns, W_EINVAL,
-	 kreloc_snapshot_time(g_snap, KRELOC_TIME_TAKEN, KRELOC_CLOCK_LOCAL, NULL))
-NULLCASE(kreloc_snapshot_image_offset, snap, W_EINVAL, kreloc_snapshot_image_offset(NULL, &u64))
-NULLCASE(kreloc_snapshot_image_offset, offset, W_EINVAL, kreloc_snapshot_image_offset(g_snap, NULL))
-NULLCASE(kreloc_live_lockdown, root, W_TAKEN, kreloc_live_lockdown(NULL, buf, sizeof(buf)))
-NULLCASE(kreloc_live_lockdown, buf, W_EINVAL, kreloc_live_lockdown(root, NULL, 16))
-NULLCASE(kreloc_probe_spec_parse, text, W_EINVAL, kreloc_probe_spec_parse(NULL, &ps, sizeof(ps)))
-NULLCASE(kreloc_probe_spec_parse, spec, W_EINVAL, kreloc_probe_spec_parse("vfs_read", NULL, sizeof(ps)))
-NULLCASE(kreloc_probe_locate, live, W_EINVAL, kreloc_probe_locate(NULL, root, "vfs_read", &pi, sizeof(pi)))
-NULLCASE(kreloc_probe_locate, root, W_TAKEN, kreloc_probe_locate(g_snap, NULL, "vfs_read", &pi, sizeof(pi)))
-NULLCASE(kreloc_probe_locate, text, W_EINVAL, kreloc_probe_locate(g_snap, root, NULL, &pi, sizeof(pi)))
-NULLCASE(kreloc_probe_locate, info, W_EINVAL, kreloc_probe_locate(g_snap, root, "vfs_read", NULL, sizeof(pi)))
-NULLCASE(kreloc_files_new, opts, W_TAKEN, kreloc_files_new(NULL, &tmp_files))
-NULLCASE(kreloc_files_new, files, W_EINVAL, kreloc_files_new(NULL, NULL))
-NULLCASE(kreloc_files_free, files, W_TAKEN, (kreloc_files_free(NULL), 0))
-NULLCASE(kreloc_resolver_new, snap, W_EINVAL, kreloc_resolver_new(NULL, NULL, &tmp_r))
-NULLCASE(kreloc_resolver_new, opts, W_TAKEN, kreloc_resolver_new(g_snap, NULL, &tmp_r))
-NULLCASE(kreloc_resolver_new, r, W_EINVAL, kreloc_resolver_new(g_snap, NULL, NULL))
-NULLCASE(kreloc_resolver_free, r, W_TAKEN, (kreloc_resolver_free(NULL), 0))
-NULLCASE(kreloc_resolve, r, W_EINVAL, kreloc_resolve(NULL, g_addr, 0, &ai, sizeof(ai)))
-NULLCASE(kreloc_resolve, info, W_EINVAL, kreloc_resolve(g_r, g_addr, 0, NULL, sizeof(ai)))
-NULLCASE(kreloc_resolve_at, r, W_EINVAL, kreloc_resolve_at(NULL, g_addr, 0, &when, &ai, sizeof(ai)))
-NULLCASE(kreloc_resolve_at, when, W_TAKEN, kreloc_resolve_at(g_r, g_addr, 0, NULL, &ai, sizeof(ai)))
-NULLCASE(kreloc_resolve_at, info, W_EINVAL, kreloc_resolve_at(g_r, g_addr, 0, &when, NULL, sizeof(ai)))
-NULLCASE(kreloc_resolve_candidates, r, W_EINVAL,
-	 kreloc_resolve_candidates(NULL, g_addr, NULL, count_cand, NULL))
-NULLCASE(kreloc_resolve_candidates, when, W_TAKEN,
-	 kreloc_resolve_candidates(g_r, g_addr, NULL, count_cand, NULL))
-NULLCASE(kreloc_resolve_candidates, fn, W_EINVAL,
-	 kreloc_resolve_candidates(g_r, g_addr, NULL, NULL, NULL))
-NULLCASE(kreloc_resolve_candidates, ctx, W_TAKEN,
-	 kreloc_resolve_candidates(g_r, g_addr, &when, count_cand, NULL))
-NULLCASE(kreloc_resolve_why, r, W_SAYS, str_rc(kreloc_resolve_why(NULL, 1, 0, buf, sizeof(buf))))
-NULLCASE(kreloc_resolve_why, buf, W_NULLSTR, str_rc(kreloc_resolve_why(g_r, 1, 0, NULL, 64)))
-NULLCASE(kreloc_resolve_why_at, r, W_SAYS,
-	 str_rc(kreloc_resolve_why_at(NULL, 1, 0, &when, buf, sizeof(buf))))
-NULLCASE(kreloc_resolve_why_at, when, W_TAKEN,
-	 str_rc(kreloc_resolve_why_at(g_r, 1, 0, NULL, buf, sizeof(buf))) == 2 ? 0 : -EINVAL)
-NULLCASE(kreloc_resolve_why_at, buf, W_NULLSTR,
-	 str_rc(kreloc_resolve_why_at(g_r, 1, 0, &when, NULL, 64)))
-NULLCASE(kreloc_resolver_core_file, r, W_EINVAL, kreloc_resolver_core_file(NULL, &fi, sizeof(fi)))
-NULLCASE(kreloc_resolver_core_file, info, W_EINVAL, kreloc_resolver_core_file(g_r, NULL, sizeof(fi)))
-NULLCASE(kreloc_resolver_core_symbols, r, W_EINVAL,
-	 kreloc_resolver_core_symbols(NULL, count_sym, NULL, &zs))
-NULLCASE(kreloc_resolver_core_symbols, fn, W_EINVAL, kreloc_resolver_core_symbols(g_r, NULL, NULL, &zs))
-NULLCASE(kreloc_resolver_core_symbols, ctx, W_TAKEN,
-	 kreloc_resolver_core_symbols(g_r, count_sym, NULL, &zs))
-NULLCASE(kreloc_resolver_core_symbols, left_out, W_TAKEN,
-	 kreloc_resolver_core_symbols(g_r, count_sym, NULL, NULL))
-NULLCASE(kreloc_resolver_module_file, r, W_EINVAL, kreloc_resolver_module_file(NULL, 0, &mfi, sizeof(mfi)))
-NULLCASE(kreloc_resolver_module_file, info, W_EINVAL,
-	 kreloc_resolver_module_file(g_r, 0, NULL, sizeof(mfi)))
-NULLCASE(kreloc_resolver_module_image, r, W_EINVAL, kreloc_resolver_module_image(NULL, g_mod, &vp, &zs))
-NULLCASE(kreloc_resolver_module_image, data, W_EINVAL, kreloc_resolver_module_image(g_r, g_mod, NULL, &zs))
-NULLCASE(kreloc_resolver_module_image, len, W_EINVAL, kreloc_resolver_module_image(g_r, g_mod, &vp, NULL))
-NULLCASE(kreloc_resolver_module_symbols, r, W_EINVAL,
-	 kreloc_resolver_module_symbols(NULL, g_mod, count_sym, NULL))
-NULLCASE(kreloc_resolver_module_symbols, fn, W_EINVAL,
-	 kreloc_resolver_module_symbols(g_r, g_mod, NULL, NULL))
-NULLCASE(kreloc_resolver_module_symbols, ctx, W_TAKEN,
-	 kreloc_resolver_module_symbols(g_r, g_mod, count_sym, NULL))
-NULLCASE(kreloc_resolver_module_symbols_all, r, W_EINVAL,
-	 kreloc_resolver_module_symbols_all(NULL, g_mod, count_sym, NULL))
-NULLCASE(kreloc_resolver_module_symbols_all, fn, W_EINVAL,
-	 kreloc_resolver_module_symbols_all(g_r, g_mod, NULL, NULL))
-NULLCASE(kreloc_resolver_module_symbols_all, ctx, W_TAKEN,
-	 kreloc_resolver_module_symbols_all(g_r, g_mod, count_sym, NULL))
-NULLCASE(kreloc_resolver_module_sections, r, W_EINVAL,
-	 kreloc_resolver_module_sections(NULL, g_mod, count_sym, NULL))
-NULLCASE(kreloc_resolver_module_sections, fn, W_EINVAL,
-	 kreloc_resolver_module_sections(g_r, g_mod, NULL, NULL))
-NULLCASE(kreloc_resolver_module_sections, ctx, W_TAKEN,
-	 kreloc_resolver_module_sections(g_r, g_mod, count_sym, NULL))
-NULLCASE(kreloc_resolver_prefetch, r, W_EINVAL, kreloc_resolver_prefetch(NULL, NULL))
-NULLCASE(kreloc_resolver_prefetch, opts, W_TAKEN, kreloc_resolver_prefetch(g_r, NULL))
+#define NULLCASE_FN(f, p, w, expr) \
+	static long nc_##f##_##p(void) { return (long)(expr); }
+#define NULLCASE_ENTRY(f, p, w, expr) { #f, #p, w, nc_##f##_##p },
+NULLCASES(NULLCASE_FN)
 
-static const struct nullcase nullcases[] = {
-	NC(kreloc_set_print, fn, W_TAKEN), NC(kreloc_set_print, ctx, W_TAKEN),
-	NC(kreloc_snapshot_load, path, W_EINVAL), NC(kreloc_snapshot_load, snap, W_EINVAL),
-	NC(kreloc_snapshot_read, f, W_EINVAL), NC(kreloc_snapshot_read, name, W_TAKEN),
-	NC(kreloc_snapshot_read, snap, W_EINVAL),
-	NC(kreloc_snapshot_live, root, W_TAKEN), NC(kreloc_snapshot_live, snap, W_EINVAL),
-	NC(kreloc_snapshot_write, snap, W_EINVAL), NC(kreloc_snapshot_write, f, W_EINVAL),
-	NC(kreloc_snapshot_free, snap, W_TAKEN),
-	NC(kreloc_snapshot_info, snap, W_EINVAL), NC(kreloc_snapshot_info, info, W_EINVAL),
-	NC(kreloc_snapshot_section, snap, W_EINVAL), NC(kreloc_snapshot_section, info, W_EINVAL),
-	NC(kreloc_snapshot_anchor, snap, W_EINVAL), NC(kreloc_snapshot_anchor, info, W_EINVAL),
-	NC(kreloc_snapshot_module, snap, W_EINVAL), NC(kreloc_snapshot_module, info, W_EINVAL),
-	NC(kreloc_snapshot_module_mem, snap, W_EINVAL), NC(kreloc_snapshot_module_mem, info, W_EINVAL),
-	NC(kreloc_snapshot_module_find, snap, W_EINVAL),
-	NC(kreloc_snapshot_module_find, name, W_EINVAL),
-	NC(kreloc_snapshot_module_find, load_gen, W_TAKEN),
-	NC(kreloc_snapshot_module_live_at, snap, W_EINVAL),
-	NC(kreloc_snapshot_module_superseded, snap, W_EINVAL),
-	NC(kreloc_snapshot_module_time, snap, W_EINVAL), NC(kreloc_snapshot_module_time, ns, W_EINVAL),
-	NC(kreloc_snapshot_module_mem_time, snap, W_EINVAL),
-	NC(kreloc_snapshot_module_mem_time, from, W_EINVAL),
-	NC(kreloc_snapshot_module_mem_time, until, W_EINVAL),
-	NC(kreloc_snapshot_time, snap, W_EINVAL), NC(kreloc_snapshot_time, ns, W_EINVAL),
-	NC(kreloc_snapshot_image_offset, snap, W_EINVAL),
-	NC(kreloc_snapshot_image_offset, offset, W_EINVAL),
-	NC(kreloc_live_lockdown, root, W_TAKEN), NC(kreloc_live_lockdown, buf, W_EINVAL),
-	NC(kreloc_probe_spec_parse, text, W_EINVAL), NC(kreloc_probe_spec_parse, spec, W_EINVAL),
-	NC(kreloc_probe_locate, live, W_EINVAL), NC(kreloc_probe_locate, root, W_TAKEN),
-	NC(kreloc_probe_locate, text, W_EINVAL), NC(kreloc_probe_locate, info, W_EINVAL),
-	NC(kreloc_files_new, opts, W_TAKEN), NC(kreloc_files_new, files, W_EINVAL),
-	NC(kreloc_files_free, files, W_TAKEN),
-	NC(kreloc_resolver_new, snap, W_EINVAL), NC(kreloc_resolver_new, opts, W_TAKEN),
-	NC(kreloc_resolver_new, r, W_EINVAL),
-	NC(kreloc_resolver_free, r, W_TAKEN),
-	NC(kreloc_resolve, r, W_EINVAL), NC(kreloc_resolve, info, W_EINVAL),
-	NC(kreloc_resolve_at, r, W_EINVAL), NC(kreloc_resolve_at, when, W_TAKEN),
-	NC(kreloc_resolve_at, info, W_EINVAL),
-	NC(kreloc_resolve_candidates, r, W_EINVAL), NC(kreloc_resolve_candidates, when, W_TAKEN),
-	NC(kreloc_resolve_candidates, fn, W_EINVAL), NC(kreloc_resolve_candidates, ctx, W_TAKEN),
-	NC(kreloc_resolve_why, r, W_SAYS), NC(kreloc_resolve_why, buf, W_NULLSTR),
-	NC(kreloc_resolve_why_at, r, W_SAYS), NC(kreloc_resolve_why_at, when, W_TAKEN),
-	NC(kreloc_resolve_why_at, buf, W_NULLSTR),
-	NC(kreloc_resolver_core_file, r, W_EINVAL), NC(kreloc_resolver_core_file, info, W_EINVAL),
-	NC(kreloc_resolver_core_symbols, r, W_EINVAL), NC(kreloc_resolver_core_symbols, fn, W_EINVAL),
-	NC(kreloc_resolver_core_symbols, ctx, W_TAKEN),
-	NC(kreloc_resolver_core_symbols, left_out, W_TAKEN),
-	NC(kreloc_resolver_module_file, r, W_EINVAL), NC(kreloc_resolver_module_file, info, W_EINVAL),
-	NC(kreloc_resolver_module_image, r, W_EINVAL), NC(kreloc_resolver_module_image, data, W_EINVAL),
-	NC(kreloc_resolver_module_image, len, W_EINVAL),
-	NC(kreloc_resolver_module_symbols, r, W_EINVAL), NC(kreloc_resolver_module_symbols, fn, W_EINVAL),
-	NC(kreloc_resolver_module_symbols, ctx, W_TAKEN),
-	NC(kreloc_resolver_module_symbols_all, r, W_EINVAL),
-	NC(kreloc_resolver_module_symbols_all, fn, W_EINVAL),
-	NC(kreloc_resolver_module_symbols_all, ctx, W_TAKEN),
-	NC(kreloc_resolver_module_sections, r, W_EINVAL),
-	NC(kreloc_resolver_module_sections, fn, W_EINVAL),
-	NC(kreloc_resolver_module_sections, ctx, W_TAKEN),
-	NC(kreloc_resolver_prefetch, r, W_EINVAL), NC(kreloc_resolver_prefetch, opts, W_TAKEN),
-};
+static const struct nullcase nullcases[] = { NULLCASES(NULLCASE_ENTRY) };
 
 static int nulls(void)
 {
@@ -763,8 +678,19 @@ static int files(void)
 	return 0;
 }
 
+static const struct {
+	const char *name;
+	int (*run)(void);
+} modes[] = {
+	{ "nulls", nulls }, { "owner", owner }, { "growth", growth }, { "opts", opts },
+	{ "files", files }, { "states", states }, { "callbacks", callbacks },
+	{ "sections", sections },
+};
+
 int main(int argc, char **argv)
 {
+	size_t i;
+
 	if (argc < 5) {
 		fprintf(stderr, "usage: libcontract MODE SNAPSHOT KALLSYMS MODULES_DIR [ROOT]\n");
 		return 2;
@@ -777,24 +703,11 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (setup())
 		return 2;
-	if (!strcmp(argv[1], "nulls"))
-		nulls();
-	else if (!strcmp(argv[1], "owner"))
-		owner();
-	else if (!strcmp(argv[1], "growth"))
-		growth();
-	else if (!strcmp(argv[1], "opts"))
-		opts();
-	else if (!strcmp(argv[1], "files"))
-		files();
-	else if (!strcmp(argv[1], "states"))
-		states();
-	else if (!strcmp(argv[1], "callbacks"))
-		callbacks();
-	else if (!strcmp(argv[1], "sections"))
-		sections();
-	else
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]) && strcmp(argv[1], modes[i].name); i++)
+		;
+	if (i == sizeof(modes) / sizeof(modes[0]))
 		return 2;
+	modes[i].run();
 	kreloc_resolver_free(g_r);
 	kreloc_files_free(g_files);
 	kreloc_snapshot_free(g_snap);
