@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * kreloc_note.c - ELF note parsing: the GNU build id, the VMCOREINFO text
  * (pure logic, shared by the module, the build-time generator and the unit

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * Lookup specs "[mod:]sym[+off]" and the ppc64 ELFv1 dot-symbol-first
  * policy (pure logic, unit-tested on the host).

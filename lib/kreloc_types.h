@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * Types shared by the module and the host-side unit tests.  The pure-logic
  * files (kreloc_calc.c, kreloc_note.c, kreloc_symstr.c) include only this

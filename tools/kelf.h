@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * kelf.h - kreloc's one ELF reader: sections, symbols and notes of a vmlinux
  * or a .ko of either class and byte order, bounds-checked, from a file

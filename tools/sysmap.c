@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* sysmap.c - System.map / /proc/kallsyms parser. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE	/* qsort_r */
@@ -85,6 +85,7 @@ int sysmap_parse_line(char *line, struct sysmap_sym *sym, const char **why)
 	}
 	sym->name = name;
 	sym->module = mod;
+	sym->size = 0;
 	return 0;
 }
 
@@ -114,10 +115,10 @@ static int sysmap_push(struct sysmap *map, const struct sysmap_sym *s)
 	return 0;
 }
 
-int sysmap_add(struct sysmap *map, uint64_t addr, char type, const char *name,
+int sysmap_add(struct sysmap *map, uint64_t addr, uint64_t size, char type, const char *name,
 	       const char *module)
 {
-	struct sysmap_sym s = { addr, type, (char *)name, (char *)module };
+	struct sysmap_sym s = { addr, type, (char *)name, (char *)module, size };
 
 	return sysmap_push(map, &s);
 }

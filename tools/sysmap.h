@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /* sysmap.h - System.map / /proc/kallsyms parser. */
 #ifndef KRELOC_SYSMAP_H
 #define KRELOC_SYSMAP_H
@@ -12,6 +12,7 @@ struct sysmap_sym {
 	char type;
 	char *name;
 	char *module;		/* "[mod]" suffix of a kallsyms line, or NULL */
+	uint64_t size;		/* an ELF symbol's st_size; 0 for a map's (it has none) */
 };
 
 struct sysmap {
@@ -32,7 +33,7 @@ int sysmap_read(struct sysmap *map, FILE *f, const char *name);
 int sysmap_load(struct sysmap *map, const char *path);
 void sysmap_free(struct sysmap *map);
 /* Append one symbol (copied); returns 0 or -1 (ENOMEM). */
-int sysmap_add(struct sysmap *map, uint64_t addr, char type, const char *name,
+int sysmap_add(struct sysmap *map, uint64_t addr, uint64_t size, char type, const char *name,
 	       const char *module);
 
 /* Parse one line; returns 0, 1 for a blank/comment line, -1 if malformed. */

@@ -23,7 +23,10 @@
  * starting with that address: a missing, extra or reordered line is
  * wrong, so empty output fails.  A resolved line "ADDR SYM+0xOFF [MOD]
  * SECTION" is right if that kallsyms has SYM (in MOD, or the core kernel)
- * at ADDR - OFF.
+ * at ADDR - OFF; so is one that names the symbol it lies past the end of
+ * ("... (past the end of the symbol before it: SYM+0xOFF, its size ...)"),
+ * which kallsyms, without sizes, names SYM+0xOFF (sizecheck.py checks the
+ * sizes against the ELF files).
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -139,7 +142,7 @@ static int check(struct sysmap *m, const char *addrs_path, const char *path)
 	FILE *f = fopen(path, "r"), *a = fopen(addrs_path, "r");
 	char *line = NULL, *want = NULL;
 	size_t cap = 0, wcap = 0;
-	long ok = 0, bad = 0, core = 0, mods = 0, nwant = 0, ngot = 0;
+	long ok = 0, bad = 0, core = 0, mods = 0, nwant = 0, ngot = 0, npast = 0;
 
 	if (!f || !a) {
 		fprintf(stderr, "addrcheck: cannot open %s\n", !f ? path : addrs_path);
@@ -147,7 +150,7 @@ static int check(struct sysmap *m, const char *addrs_path, const char *path)
 	}
 	qsort(m->syms, m->nr, sizeof(*m->syms), by_addr);
 	for (;;) {
-		char sym[600], mod[128] = "", tok[64], *plus;
+		char sym[600], mod[128] = "", tok[64], *plus, *past;
 		uint64_t addr, off, waddr;
 		int found = 0, gw, gl;
 		size_t i, lo, hi;
@@ -171,6 +174,16 @@ static int check(struct sysmap *m, const char *addrs_path, const char *path)
 				fprintf(stderr, "out of step: %.*s -> %s", (int)strcspn(want, "\n"), want,
 					line);
 			continue;
+		}
+		/*
+		 * Past the end of a symbol (its ELF size known), resolve names no
+		 * symbol but the one it lies past, as kallsyms (which has no
+		 * sizes) names the address: "(past the end of ...: SYM+0xOFF, ...)".
+		 */
+		past = strstr(line, " (past the end of ");
+		if (past && (past = strstr(past, ": "))) {
+			snprintf(sym, sizeof(sym), "%.*s", (int)strcspn(past + 2, ",)\n"), past + 2);
+			npast++;
 		}
 		plus = strrchr(sym, '+');
 		if (!plus || sscanf(plus + 1, "%" SCNx64, &off) != 1) {
@@ -210,8 +223,9 @@ static int check(struct sysmap *m, const char *addrs_path, const char *path)
 	free(want);
 	fclose(f);
 	fclose(a);
-	printf("%ld of %ld right (%ld core, %ld module), %ld wrong, unresolved or missing "
-	       "(%ld lines for %ld addresses)\n", ok, nwant, core, mods, bad, ngot, nwant);
+	printf("%ld of %ld right (%ld core, %ld module; %ld past a symbol's end), %ld wrong, "
+	       "unresolved or missing (%ld lines for %ld addresses)\n", ok, nwant, core, mods, npast,
+	       bad, ngot, nwant);
 	return bad || !nwant || ok != nwant ? 1 : 0;
 }
 

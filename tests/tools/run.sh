@@ -11,7 +11,8 @@
 # tools-dbgtools (tests/tools/test_dbgtools.sh: `kreloc gdb`, `kreloc
 # kallsyms`), tools-examples (tests/tools/test_examples.sh: every shell
 # example of README.md and the man pages), tools-lib (test_lib.sh:
-# libkreloc's exports, ABI, install, example, threads) and tools-debuginfod
+# libkreloc's exports, licence, ABI, install, examples, contract, sizes,
+# prefetch, threads) and tools-debuginfod
 # (test_debuginfod.sh: files by build id from a local debuginfod server;
 # KRELOC_TEST_VMLINUX names the vmlinux with symbols it serves, run-all.sh
 # passes rig/vmlinux-symbols.sh's).  With clang installed the libFuzzer

@@ -32,6 +32,7 @@
 set -uo pipefail
 K="$1" W="$2"
 here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
 . "$here/fixtures.sh"
 ktap_begin
 mkdir -p "$W"
@@ -39,7 +40,7 @@ F="$here/data/amd64-6.1-fleet"
 VML="${KRELOC_TEST_VMLINUX:-$CACHE/maps/$KVER.vmlinux}"
 unset DEBUGINFOD_URLS DEBUGINFOD_CACHE_PATH
 export DEBUGINFOD_TIMEOUT=5 DEBUGINFOD_RETRY_LIMIT=1
-NT=21
+NT=25
 if ! command -v debuginfod > /dev/null || [ ! -s "$F/snapshot" ] || [ ! -s "$VML" ] ||
    ! "$K" version | grep -q debuginfod; then
 	why="no debuginfod (apt-get install debuginfod libdebuginfod-dev)"
@@ -271,6 +272,26 @@ check "a module record with no build id: its addresses say there is none to fetc
 		cmp -s <(grep -v "\[kreloc_busy[]@]" "$1") <(grep -v "\[kreloc_busy[]@]" "$3")' bash "$W/n1.out" "$W/nobid.snap" "$W/d1.out"
 
 # ---------------------------------------------------------------- the server gone
+# ---------------------------------------------------------------- prefetch
+# kreloc_resolver_prefetch() fetches every record's .ko up front; the loop
+# after it, under seccomp (no open, socket or connect: libprefetch.c),
+# answers as a lazy resolver does; without it the loop is stopped.
+L="$top/tools/lib/kreloc"
+make -s -C "$L" shared > "$W/pf.log" 2>&1 &&
+	${CC:-cc} -std=c11 -O2 -Wall -Wextra -Werror -I"$L/include" -o "$W/libprefetch" \
+		"$here/libprefetch.c" -L"$L" -lkreloc >> "$W/pf.log" 2>&1 || sed 's/^/# /' "$W/pf.log" >&3
+# pf NAME CACHE URL MODE TIMEOUT_MS: libprefetch on the snapshot, --vmlinux, modules from URL only
+pf() { DEBUGINFOD_URLS="$3" DEBUGINFOD_CACHE_PATH="$W/$2" LD_LIBRARY_PATH="$L" \
+	"$W/libprefetch" "$4" "$S" "$VML" - "$5" "$W/addrs" > "$W/$1.out" 2> "$W/$1.err"; rc=$?; }
+pf p0 cp0 "$U1" lazy 0
+pf p1 cp1 "$U1" prefetch-seccomp 0
+check "prefetch from the server: kreloc_busy's and kreloc_gone's .ko fetched up front ($(head -1 "$W/p1.out")), then $(wc -l < "$W/addrs") addresses resolved under seccomp as a lazy resolver answers them (exit $rc)" \
+	sh -c '[ '"$rc"' = 0 ] && grep -q "^prefetch [2-9] " "$1" && tail -n +2 "$1" | cmp -s - "$2" &&
+		grep -q "\[kreloc_busy\] [.a-z]* ok" "$2"' sh "$W/p1.out" "$W/p0.out"
+pf p2 cp2 "$U1" lazy-seccomp 0
+check "... without the prefetch, the loop under seccomp is stopped at its first fetch ($(tail -1 "$W/p2.out" | sed 's/.*SIGSYS/SIGSYS/'), exit $rc)" \
+	sh -c '[ '"$rc"' = 9 ] && tail -1 "$1" | grep -q "SIGSYS: syscall"' sh "$W/p2.out"
+
 stop dir
 t0=$(date +%s)
 drun d2 c1 "$U1" resolve --snapshot "$S" - < "$W/addrs"
@@ -340,10 +361,22 @@ for i in $(seq 20); do [ -s "$W/sink.port" ] && break; sleep 0.2; done
 t0=$(date +%s)
 DEBUGINFOD_TIMEOUT=2 drun x2 c5 "http://127.0.0.1:$(cat "$W/sink.port")" resolve --snapshot "$S" - < "$W/addrs"
 t1=$(( $(date +%s) - t0 ))
-kill $sink 2>/dev/null; wait $sink 2>/dev/null
 check "a server that never answers (DEBUGINFOD_TIMEOUT=2): exit 4 in $t1 s, the reason, no name printed" \
 	sh -c '[ '"$rc"' = 4 ] && [ '"$t1"' -le 20 ] && [ ! -s "$1" ] && grep -q "no answer in time (DEBUGINFOD_TIMEOUT=2)" "$2"' \
 	sh "$W/x2.out" "$W/x2.err"
+# The same server with its client's own bound 60 s (twice: a retry): a
+# prefetch with a 1.5 s bound gives up in about that, the records settled
+# without a file, and the loop after it does no I/O.
+DEBUGINFOD_TIMEOUT=60 DEBUGINFOD_RETRY_LIMIT=2 pf p3 cp3 "http://127.0.0.1:$(cat "$W/sink.port")" prefetch-seccomp 1500
+ms=$(awk 'NR == 1 {print $3}' "$W/p3.out")
+check "prefetch with timeout_ms 1500 from a server that never answers (DEBUGINFOD_TIMEOUT=60, 2 attempts): -ETIME after $ms ms, then the loop under seccomp, each module address by section with why (exit $rc)" \
+	sh -c '[ '"$rc"' = 0 ] && grep -q "^prefetch -62 [0-9]* the prefetch.s time (1500 ms) ran out" "$1" && [ '"${ms:-99999}"' -lt 10000 ] &&
+		[ $(grep -c "+0x1 \[\] text$" "$1") -gt 1000 ] &&
+		grep "\[kreloc_busy\]" "$1" | grep -q "unavailable: .*the prefetch.s time ran out" &&
+		! grep "\[kreloc_busy\]" "$1" | grep -vq "unavailable: .*the prefetch.s time ran out"' sh "$W/p3.out"
+check "... and libdebuginfod's cache keeps no \"no such file\" of the request it abandoned ($(find "$W/cp3" -type f -size 0 \( -name executable -o -name debuginfo \) | wc -l) empty entries)" \
+	sh -c '[ -d "$1" ] && [ -z "$(find "$1" -type f -size 0 \( -name executable -o -name debuginfo \))" ]' sh "$W/cp3"
+kill $sink 2>/dev/null; wait $sink 2>/dev/null
 drun x3 c5 "$U4" resolve --snapshot "$S" --vmlinux "$VML" - < "$W/addrs"
 check "... with a local vmlinux: the core resolves, the modules' addresses say the server could not be asked, exit 4 (exit $rc)" \
 	sh -c '[ '"$rc"' = 4 ] && [ $(grep -c "+0x1 text$" "$1") -gt 1000 ] &&

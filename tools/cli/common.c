@@ -209,3 +209,16 @@ const char *clock_name(enum kreloc_clock clock)
 {
 	return clock == KRELOC_CLOCK_MONOTONIC ? "mono" : "perf";
 }
+
+const char *file_status_name(enum kreloc_file_status st)
+{
+	static const char *const names[] = {
+		[KRELOC_FILE_OK] = "ok",
+		[KRELOC_FILE_MISSING] = "missing",
+		[KRELOC_FILE_MISMATCH] = "mismatch",
+		[KRELOC_FILE_UNAVAILABLE] = "unavailable",
+		[KRELOC_FILE_CORRUPT] = "corrupt",
+	};
+
+	return (unsigned int)st < sizeof(names) / sizeof(names[0]) ? names[st] : "unknown";
+}

@@ -304,7 +304,8 @@ static int place_records(const struct kreloc_resolver *r, const struct kreloc_sn
 			p_err("%s: %s; left out", d->m.name, d->why);
 			if (d->f.status == KRELOC_FILE_UNAVAILABLE && ret == EXIT_OK)
 				ret = EXIT_UNAVAILABLE;
-			else if (d->f.status == KRELOC_FILE_MISMATCH)
+			else if (d->f.status == KRELOC_FILE_MISMATCH ||
+				 d->f.status == KRELOC_FILE_CORRUPT)
 				ret = EXIT_FAIL;
 		}
 	}
@@ -378,7 +379,6 @@ static void emit_module(FILE *f, const struct kreloc_resolver *r, const struct g
 
 static void json_module(json_writer_t *jw, const struct kreloc_resolver *r, const struct gmod *d)
 {
-	static const char *const st[] = { "ok", "missing", "mismatch", "unavailable" };
 	struct secs c = { .jw = jw };
 
 	jsonw_start_object(jw);
@@ -397,7 +397,7 @@ static void json_module(json_writer_t *jw, const struct kreloc_resolver *r, cons
 			   NULL);
 	jsonw_string_field(jw, "gdb_file", d->ok ? d->gdb_path : NULL);
 	jsonw_string_field(jw, "status", d->f.status == KRELOC_FILE_OK && !d->ok ? "compressed" :
-			   st[d->f.status]);
+			   file_status_name(d->f.status));
 	jsonw_string_field(jw, "reason", d->why[0] ? d->why : NULL);
 	jsonw_name(jw, "sections");
 	jsonw_start_array(jw);

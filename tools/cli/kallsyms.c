@@ -233,6 +233,7 @@ static int check_modules(const struct kreloc_resolver *r, const struct kreloc_sn
 				ret = EXIT_UNAVAILABLE;
 			break;
 		case KRELOC_FILE_MISMATCH:
+		case KRELOC_FILE_CORRUPT:
 			p_err("%s: %s; left out", m.name, mf.why);
 			ret = EXIT_FAIL;
 			break;
@@ -265,7 +266,6 @@ static void print_json(const struct ks_opts *o, const struct kreloc_snapshot *s,
 		       const struct kreloc_resolver *r, char **tags, const int *over,
 		       const size_t *counts, size_t core, size_t left_out)
 {
-	static const char *const st[] = { "ok", "missing", "mismatch", "unavailable" };
 	struct kreloc_snapshot_info si;
 	struct kreloc_module_file_info mf;
 	struct kreloc_module_info m;
@@ -291,7 +291,7 @@ static void print_json(const struct ks_opts *o, const struct kreloc_snapshot *s,
 		jsonw_string_field(json_wtr, "ko", mf.file.path);
 		jsonw_string_field(json_wtr, "origin", mf.file.path ?
 				   kreloc_origin_name(mf.file.origin) : NULL);
-		jsonw_string_field(json_wtr, "status", st[mf.status]);
+		jsonw_string_field(json_wtr, "status", file_status_name(mf.status));
 		jsonw_string_field(json_wtr, "reason", mf.why);
 		jsonw_uint_field(json_wtr, "symbols", counts[i]);
 		jsonw_string_field(json_wtr, "overlapped_by", over && over[i] >= 0 ?

@@ -109,8 +109,8 @@ int do_version(int argc, char **argv)
 		json_doc_end();
 		return EXIT_OK;
 	}
-	printf("kreloc v%s\nsnapshot format %u (reads 1..%u)\nfeatures:", KRELOC_VERSION,
-	       kreloc_snapshot_format(), kreloc_snapshot_format());
+	printf("kreloc v%s\nlibkreloc v%s\nsnapshot format %u (reads 1..%u)\nfeatures:", KRELOC_VERSION,
+	       kreloc_version(), kreloc_snapshot_format(), kreloc_snapshot_format());
 	for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
 		if (kreloc_feature(fmts[i]) != 1)
 			continue;

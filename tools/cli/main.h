@@ -94,6 +94,8 @@ void lib_print_init(void);
 int parse_clock(const char *s, enum kreloc_clock *clock);
 /* The --clock name of a clock. */
 const char *clock_name(enum kreloc_clock clock);
+/* A .ko's status in JSON ("ok", "missing", "mismatch", "unavailable", "corrupt"). */
+const char *file_status_name(enum kreloc_file_status st);
 
 /* Room for a value printed by val_hex() or val_dec(). */
 #define VAL_BUF 24

@@ -413,7 +413,8 @@ static int emit_candidate(void *ctx, const struct kreloc_addr_info *h);
 
 static bool unloaded(const struct kreloc_addr_info *in)
 {
-	return strcmp(in->module_state, "live") && strcmp(in->module_state, "coming");
+	return in->module_state_code != KRELOC_MODULE_STATE_LIVE &&
+	       in->module_state_code != KRELOC_MODULE_STATE_COMING;
 }
 
 /* Where an address is: symbol, offset, module, section (and why no symbol). */
@@ -433,6 +434,16 @@ static void json_place(const struct kreloc_addr_info *h)
 		jsonw_string_field(json_wtr, "module_state", h->module_state);
 	}
 	jsonw_string_field(json_wtr, "section", h->section);
+	if (h->section_size)
+		jsonw_hex_field(json_wtr, "section_size", h->section_size);
+	if (h->symbol && h->symbol_size)
+		jsonw_hex_field(json_wtr, "symbol_size", h->symbol_size);
+	if (h->past_symbol) {
+		jsonw_string_field(json_wtr, "past_symbol", h->past_symbol);
+		jsonw_hex_field(json_wtr, "past_offset", h->past_offset);
+		if (h->past_size)
+			jsonw_hex_field(json_wtr, "past_size", h->past_size);
+	}
 	if (h->note)
 		jsonw_string_field(json_wtr, "note", h->note);
 }
@@ -534,9 +545,20 @@ static void item_emit(struct resolve_ctx *c, struct item *it)
 	out_mem(&c->o, " ", 1);
 	out_str(&c->o, h->section);
 	if (h->note) {
-		/* No symbol: why (its .ko not found, another build, ...). */
+		/* No symbol: why (its .ko not found, another build, past a symbol's end...). */
 		out_mem(&c->o, " (", 2);
 		out_str(&c->o, h->note);
+		if (h->past_symbol) {
+			/* ": SYMBOL+0xOFF, its size 0xSIZE" */
+			out_mem(&c->o, ": ", 2);
+			out_str(&c->o, h->past_symbol);
+			out_mem(&c->o, "+", 1);
+			out_hex(&c->o, h->past_offset);
+			if (h->past_size) {
+				out_str(&c->o, ", its size ");
+				out_hex(&c->o, h->past_size);
+			}
+		}
 		out_mem(&c->o, ")", 1);
 	}
 	out_mem(&c->o, "\n", 1);

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* debugfs.c - the kreloc module's debugfs files: the live model and lookup. */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /* debugfs.h - the kreloc module's files in /sys/kernel/debug/kreloc. */
 #ifndef KRELOC_DEBUGFS_H
 #define KRELOC_DEBUGFS_H

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* decompress.c - xz, zstd and gzip through liblzma, libzstd and zlib. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * decompress.h - read a file that may be xz, zstd or gzip compressed
  * (modules as distributions ship them: Debian 7.x only has .ko.xz), with

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* errors.c - kreloc_errmsg() (per thread) and the print callback. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -41,6 +41,40 @@ int kr_fail(int err, const char *fmt, ...)
 void kr_ok(void)
 {
 	errmsg[0] = '\0';
+}
+
+int kr_stopped(int ret)
+{
+	if (ret < 0)
+		return kr_fail(-ret, "the callback stopped the walk with %d (%s)", ret, strerror(-ret));
+	return kr_fail(ECANCELED, "the callback stopped the walk with %d", ret);
+}
+
+int kr_null(const char *fn, const char *what)
+{
+	return kr_fail(EINVAL, "%s: no %s (NULL)", fn, what);
+}
+
+/* Options structs are small: a larger sz is not a size. */
+#define KR_OPTS_MAX 4096
+
+int kr_opts_valid(const void *opts, size_t lib_size, const char *type)
+{
+	const unsigned char *p = opts;
+	size_t sz, i;
+
+	if (!opts)
+		return 0;
+	memcpy(&sz, opts, sizeof(sz));
+	if (sz < sizeof(size_t) || sz > KR_OPTS_MAX)
+		return kr_fail(EINVAL, "struct %s: sz is %zu, not a size: declare it with "
+			       "KRELOC_OPTS(%s, ...), which sets sz", type, sz, type);
+	for (i = lib_size; i < sz; i++)
+		if (p[i])
+			return kr_fail(EINVAL, "struct %s: byte %zu is set, past the %zu bytes this "
+				       "libkreloc %s knows: an option of a newer one, which it "
+				       "cannot honour", type, i, lib_size, kreloc_version());
+	return 0;
 }
 
 KRELOC_API kreloc_print_fn_t kreloc_set_print(kreloc_print_fn_t fn, void *ctx)

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * fetch.c - debuginfod through libdebuginfod.so.1, loaded with dlopen().
  *
@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "internal.h"
 #include "fetch.h"
@@ -21,6 +23,29 @@
 int kfetch_unavailable(int err)
 {
 	return err < 0 && err != -ENOENT && err != -ENOMEM;
+}
+
+/* The calling thread's bound (prefetch's): the progress callback runs in it. */
+static _Thread_local uint64_t deadline;
+static _Thread_local int expired;
+
+uint64_t kfetch_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+void kfetch_set_deadline(uint64_t ns)
+{
+	deadline = ns;
+	expired = 0;
+}
+
+int kfetch_expired(void)
+{
+	return expired;
 }
 
 #ifdef KRELOC_HAVE_DEBUGINFOD
@@ -36,6 +61,7 @@ static struct {
 	__typeof__(debuginfod_end) *end;
 	__typeof__(debuginfod_find_executable) *find_executable;
 	__typeof__(debuginfod_find_debuginfo) *find_debuginfo;
+	__typeof__(debuginfod_set_progressfn) *set_progressfn;	/* optional */
 } dl = { .once = PTHREAD_ONCE_INIT };
 
 static void dl_load(void)
@@ -55,6 +81,8 @@ static void dl_load(void)
 								   "debuginfod_find_executable");
 	dl.find_debuginfo = (__typeof__(dl.find_debuginfo))dlsym(dl.handle,
 								 "debuginfod_find_debuginfo");
+	dl.set_progressfn = (__typeof__(dl.set_progressfn))dlsym(dl.handle,
+								 "debuginfod_set_progressfn");
 	if (!dl.begin || !dl.end || !dl.find_executable || !dl.find_debuginfo) {
 		snprintf(dl.why, sizeof(dl.why), "%s lacks the debuginfod_find_* functions",
 			 DEBUGINFOD_SONAME);
@@ -78,6 +106,47 @@ struct kfetch {
 	char dead_why[512];
 };
 
+static int past_deadline(void)
+{
+	if (deadline && kfetch_now() >= deadline)
+		expired = 1;
+	return expired;
+}
+
+/* libdebuginfod calls it while a request is in flight (in our thread): nonzero abandons it. */
+static int progress(debuginfod_client *c, long a, long b)
+{
+	(void)c;
+	(void)a;
+	(void)b;
+	return past_deadline();
+}
+
+/*
+ * elfutils before 0.190 records an abandoned request as "no such file"
+ * (an empty file in its cache, believed for cache_miss_s): take back the
+ * one this request made, so the next run asks again.  The cache is where
+ * the client puts it: DEBUGINFOD_CACHE_PATH, an existing
+ * ~/.debuginfod_client_cache, else $XDG_CACHE_HOME or ~/.cache.
+ */
+static void forget_miss(const char *hex, const char *kind, time_t since)
+{
+	const char *env = getenv(DEBUGINFOD_CACHE_PATH_ENV_VAR), *home = getenv("HOME");
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	char root[2048], path[2300];
+	struct stat st;
+
+	snprintf(root, sizeof(root), "%s/.debuginfod_client_cache", home ? home : "/");
+	if (env && *env)
+		snprintf(root, sizeof(root), "%s", env);
+	else if (stat(root, &st))
+		snprintf(root, sizeof(root), "%s%s/debuginfod_client", xdg && *xdg ? xdg : home ? home : "",
+			 xdg && *xdg ? "" : "/.cache");
+	snprintf(path, sizeof(path), "%s/%s/%s", root, hex, kind);
+	if (!stat(path, &st) && S_ISREG(st.st_mode) && !st.st_size && st.st_mtime >= since)
+		unlink(path);
+}
+
 struct kfetch *kfetch_new(char *why, size_t len)
 {
 	const char *urls = getenv(DEBUGINFOD_URLS_ENV_VAR);
@@ -94,6 +163,12 @@ struct kfetch *kfetch_new(char *why, size_t len)
 		f->urls = strdup(urls);
 	if (f && f->urls)
 		f->client = dl.begin();
+	/*
+	 * Our callback, also in place of the one DEBUGINFOD_PROGRESS sets
+	 * (which would print): nonzero abandons the request at the bound.
+	 */
+	if (f && f->client && dl.set_progressfn)
+		dl.set_progressfn(f->client, progress);
 	if (!f || !f->client) {
 		snprintf(why, len, "debuginfod: cannot start a client (out of memory)");
 		kfetch_free(f);
@@ -138,10 +213,23 @@ int kfetch_get(struct kfetch *f, const char *hex, const char *what, kfetch_usabl
 		return f->dead;
 	}
 	for (k = 0; k < 2; k++) {
+		time_t since = time(NULL);
 		char *p = NULL;
 
+		if (past_deadline()) {
+			snprintf(why, whylen, "debuginfod (%s): not asked for %s build id %s: the "
+				 "prefetch's time ran out", f->urls, what, hex);
+			return -ETIME;
+		}
 		fd = k == 0 ? dl.find_executable(f->client, (const unsigned char *)hex, 0, &p) :
 			      dl.find_debuginfo(f->client, (const unsigned char *)hex, 0, &p);
+		if (fd < 0 && expired) {
+			free(p);
+			forget_miss(hex, kinds[k], since);
+			snprintf(why, whylen, "debuginfod (%s): asking for %s build id %s: the "
+				 "prefetch's time ran out", f->urls, what, hex);
+			return -ETIME;
+		}
 		if (fd >= 0) {
 			close(fd);
 			if (!usable || usable(p, ctx, unusable[k], sizeof(unusable[k]))) {

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * fetch.h - files by GNU build id from debuginfod servers, through
  * libdebuginfod (elfutils), which is loaded with dlopen() when first asked
@@ -12,6 +12,7 @@
 #define KRELOC_FETCH_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct kfetch;
 
@@ -44,5 +45,17 @@ int kfetch_get(struct kfetch *f, const char *hex, const char *what, kfetch_usabl
 
 /* Is err one of a server that could not be asked (not "no such file")? */
 int kfetch_unavailable(int err);
+
+/*
+ * A bound on this thread's requests (CLOCK_MONOTONIC ns, 0: none), for
+ * kreloc_resolver_prefetch(): a request in flight when it passes is
+ * abandoned (libdebuginfod's progress callback), none is made after, and
+ * each fails with -ETIME (the client is not marked dead: a later request
+ * without a bound asks again).  kfetch_expired() says whether the bound
+ * stopped any since it was set.
+ */
+void kfetch_set_deadline(uint64_t ns);
+int kfetch_expired(void);
+uint64_t kfetch_now(void);
 
 #endif

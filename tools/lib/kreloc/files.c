@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* files.c - a snapshot's kernel files: local, or by build id from debuginfod; read once. */
 #define _GNU_SOURCE
 #include <elf.h>
@@ -74,8 +74,7 @@ void files_put(struct kreloc_files *f)
 	for (i = 0; i < f->nr_mods; i++) {
 		struct kfetched *m = f->mods[i];
 
-		if (m->ko.state > 0)
-			kelf_free(&m->ko.elf);
+		ko_file_free(&m->ko);
 		free(m->why);
 		free(m->path);
 		free(m);
@@ -300,9 +299,17 @@ static struct kfetched *fetch_ko(struct kreloc_files *f, const struct ks_mod *m)
 	char what[KSNAP_MODNAME_MAX + 8], why[1024] = "";
 	size_t i;
 
-	for (i = 0; i < f->nr_mods; i++)
-		if (!strcmp(f->mods[i]->build_id, m->build_id))
-			return f->mods[i];
+	for (i = 0; i < f->nr_mods; i++) {
+		k = f->mods[i];
+		if (strcmp(k->build_id, m->build_id))
+			continue;
+		if (k->err != -ETIME || !k->cut_short)
+			return k;
+		/* Cut short by a prefetch's bound, not the server's answer: ask again. */
+		free(k->why);
+		k->why = NULL;
+		goto ask;
+	}
 	k = calloc(1, sizeof(*k));
 	n = k ? realloc(f->mods, (f->nr_mods + 1) * sizeof(*n)) : NULL;
 	if (!n) {
@@ -311,10 +318,12 @@ static struct kfetched *fetch_ko(struct kreloc_files *f, const struct ks_mod *m)
 	}
 	f->mods = n;
 	f->mods[f->nr_mods++] = k;
+ask:
 	snprintf(k->build_id, sizeof(k->build_id), "%s", m->build_id);
 	snprintf(what, sizeof(what), "%s.ko", m->name);
 	k->err = kfetch_get(f->fetch, m->build_id, what, ko_usable, (void *)m->build_id, &k->path,
 			    &k->origin, why, sizeof(why));
+	k->cut_short = k->err == -ETIME && kfetch_expired();
 	if (!k->err) {
 		k->ko.path = k->path;
 		if (ko_file_parse(&k->ko, why, sizeof(why)) < 0)
@@ -329,13 +338,14 @@ static struct kfetched *fetch_ko(struct kreloc_files *f, const struct ks_mod *m)
 }
 
 struct ko_file *files_find_ko(struct kreloc_files *f, const struct ks_mod *m, enum ko_why *w,
-			      int *origin, char *why, size_t whylen)
+			      int *origin, int *err, char *why, size_t whylen)
 {
 	struct ko_file *ko = NULL;
 	struct kfetched *k;
 	size_t n;
 
 	*origin = KRELOC_ORIGIN_NONE;
+	*err = 0;
 	pthread_mutex_lock(&f->lock);
 	if (f->modules_dir || !f->fetch) {
 		ko = ko_find(&f->ko, m, w, why, whylen);
@@ -358,8 +368,11 @@ struct ko_file *files_find_ko(struct kreloc_files *f, const struct ks_mod *m, en
 		snprintf(why + n, whylen - n, "%sout of memory", n ? "; " : "");
 	} else if (k->err) {
 		snprintf(why + n, whylen - n, "%s%s", n ? "; " : "", k->why ? k->why : "");
-		if (kfetch_unavailable(k->err))
+		if (k->err == -EBADMSG)
+			*w = KO_CORRUPT;	/* fetched, but cannot be read */
+		else if (kfetch_unavailable(k->err))
 			*w = KO_UNAVAILABLE;
+		*err = k->err;
 	} else {
 		ko = &k->ko;
 		*origin = k->origin;

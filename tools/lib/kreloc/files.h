@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * files.h - struct kreloc_files: where a snapshot's kernel files are
  * found, and what was read of them, kept by build id for every resolver
@@ -22,6 +22,7 @@ struct kfetch;
 struct kfetched {
 	char build_id[KSF_BUILD_ID_HEX];
 	int err;			/* 0, or a negative errno */
+	bool cut_short;			/* err is a prefetch's bound, not the server's */
 	char *why;
 	int origin;
 	char *path;
@@ -76,10 +77,11 @@ int files_core_tab(struct kreloc_files *f, struct kcore *core, uint64_t delta, i
 /*
  * The .ko of record m: ko_find() in the modules directory, else by its
  * build id from debuginfod.  Returns the parsed file (f's) with *origin,
- * or NULL with *w and a one-line reason in why.
+ * or NULL with *w, a one-line reason in why and, for KO_UNAVAILABLE, the
+ * server's error in *err.
  */
 struct ko_file *files_find_ko(struct kreloc_files *f, const struct ks_mod *m, enum ko_why *w,
-			      int *origin, char *why, size_t whylen);
+			      int *origin, int *err, char *why, size_t whylen);
 /* ko_only() under f's lock. */
 struct ko_file *files_only_ko(struct kreloc_files *f, const struct ks_mod *m);
 

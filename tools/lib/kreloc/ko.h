@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * ko.h - finding the .ko file a module record was loaded from, under a
  * modules directory (plain, .ko.xz, .ko.zst or .ko.gz), by its identity:
@@ -18,6 +18,7 @@
 struct ko_file {
 	const char *path;		/* in the index */
 	int state;			/* 0 not read, 1 parsed, -1 unreadable */
+	char *err;			/* why it is unreadable (state -1), or NULL */
 	int compressed;			/* xz/zstd/gzip: elf holds it unpacked */
 	struct kelf elf;
 	char build_id[KSF_BUILD_ID_HEX];	/* hex, "" if none */
@@ -33,9 +34,12 @@ struct ko_index {
 
 /*
  * Read, decompress and parse k->path once (k->state: 0 not yet, 1 done,
- * -1 failed).  Returns k->state, with err set when it failed now.
+ * -1 failed, the reason kept in k->err).  Returns k->state, with err set
+ * when it failed now.
  */
 int ko_file_parse(struct ko_file *k, char *err, size_t errlen);
+/* Free what ko_file_parse() made of k. */
+void ko_file_free(struct ko_file *k);
 
 /* warn: print a warning for each candidate that cannot be read. */
 void ko_index_init(struct ko_index *x, const char *dir, bool warn);
@@ -47,6 +51,7 @@ enum ko_why {
 	KO_OTHER_BUILD,		/* files of that name, none with the record's build id */
 	KO_UNSURE,		/* no build id in the record, and not one file fits */
 	KO_UNAVAILABLE,		/* not found locally, and debuginfod could not be asked */
+	KO_CORRUPT,		/* files of that name (or fetched) that cannot be read, none usable */
 };
 
 /*
@@ -54,7 +59,9 @@ enum ko_why {
  * record's build id, wherever it is in the tree; for a record without one,
  * the only file of its name whose allocated sections are the record's.
  * Returns it (*w KO_FOUND; why then says how it was chosen when that is
- * worth a note, else ""), or NULL with *w and a one-line reason in why.
+ * worth a note, else ""), or NULL with *w and a one-line reason in why:
+ * KO_CORRUPT when a file that could be the one cannot be read (the
+ * reason is its own, truncated or not ELF), never "no file".
  */
 struct ko_file *ko_find(struct ko_index *x, const struct ks_mod *m, enum ko_why *w, char *why,
 			size_t whylen);

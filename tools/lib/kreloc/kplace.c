@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* kplace.c - check a .ko against a module record; kallsyms type letters. */
 #include <elf.h>
 #include <inttypes.h>

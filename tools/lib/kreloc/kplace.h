@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * kplace.h - place a module's .ko at the section addresses of one kreloc
  * module record.  kplace_check() tells whether the file is the module that

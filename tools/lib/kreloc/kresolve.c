@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* kresolve.c - offline resolution of runtime kernel addresses. */
 #define _GNU_SOURCE
 #include <elf.h>
@@ -14,6 +14,7 @@
 static void build_areas(struct kres *r)
 {
 	struct ks_area a[KSNAP_MAX_CORE];
+	const struct ks_core *c;
 	size_t i;
 
 	r->nr_area = ksnap_core_areas(r->snap, a);
@@ -22,6 +23,8 @@ static void build_areas(struct kres *r)
 		r->area[i].len = a[i].hi - a[i].lo;
 		r->area[i].off = a[i].off;
 		r->area[i].name = a[i].name;
+		c = ksnap_core(r->snap, a[i].name);
+		r->area[i].size = c && c->size.ok ? c->size.v : 0;
 	}
 }
 
@@ -180,6 +183,7 @@ void kres_free(struct kres *r)
 				kdbg_mod_free(&r->mods[i].d);
 				free(r->mods[i].syms);
 				free(r->mods[i].sec_lo);
+				free(r->mods[i].mem_size);
 			}
 		}
 	}
@@ -256,8 +260,12 @@ static void build_modsyms(struct kres_mod *ms)
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		if (ms->nr && ms->syms[ms->nr - 1].addr == ks[i].addr)
-			continue;	/* the best-ranked alias is taken */
+		if (ms->nr && ms->syms[ms->nr - 1].addr == ks[i].addr) {
+			/* the best-ranked alias is taken; its size, if it has none, an alias's */
+			if (!ms->syms[ms->nr - 1].size)
+				ms->syms[ms->nr - 1].size = ks[i].size;
+			continue;
+		}
 		ms->syms[ms->nr].addr = ks[i].addr;
 		ms->syms[ms->nr].size = ks[i].size;
 		ms->syms[ms->nr].name = ks[i].name;
@@ -265,6 +273,30 @@ static void build_modsyms(struct kres_mod *ms)
 		ms->nr++;
 	}
 	free(ks);
+}
+
+/*
+ * Each region's and section's size: the record's, else for a section the
+ * .ko's (not where the loader sets the size, nor the symbol and string
+ * tables it copies for kallsyms, which differ from the file's).
+ */
+static void build_memsize(struct kres_mod *ms)
+{
+	const struct ks_mod *m = ms->d.m;
+	const struct kplace_sec *f;
+	size_t j;
+
+	ms->mem_size = calloc(m->nr_mem + 1, sizeof(*ms->mem_size));
+	for (j = 0; ms->mem_size && j < m->nr_mem; j++) {
+		const struct ks_mem *k = &m->mem[j];
+
+		if (k->size.ok)
+			ms->mem_size[j] = k->size.v;
+		else if (k->kind == KS_SECTION && !kplace_arch_sized(k->name) &&
+			 strcmp(k->name, ".symtab") && strcmp(k->name, ".strtab") &&
+			 (f = ksf_section(&ms->d.ko, k->name)) && (f->flags & SHF_ALLOC))
+			ms->mem_size[j] = f->size;
+	}
 }
 
 const struct kres_mod *kres_module(const struct kres *r, size_t i)
@@ -279,8 +311,10 @@ const struct kres_mod *kres_module(const struct kres *r, size_t i)
 	/* The resolver is const to its users; a record's file is read once, under the lock. */
 	pthread_mutex_lock((pthread_mutex_t *)&r->lock);
 	if (!atomic_load_explicit(&ms->ready, memory_order_relaxed)) {
-		if (kdbg_place(&ms->d, &r->snap->mods[i], r->snap, r->files) == KDBG_OK)
+		if (kdbg_place(&ms->d, &r->snap->mods[i], r->snap, r->files) == KDBG_OK) {
 			build_modsyms(ms);
+			build_memsize(ms);
+		}
 		atomic_store_explicit(&ms->ready, 1, memory_order_release);
 	}
 	pthread_mutex_unlock((pthread_mutex_t *)&r->lock);
@@ -342,7 +376,10 @@ static unsigned int for_each_range(const struct kres *r, uint64_t x, const struc
 	return met;
 }
 
-/* x in record range c: its section and symbol. */
+const char kres_past_symbol[] = "past the end of the symbol before it";
+const char kres_past_sections[] = "past the end of the sections before it, in the region's padding";
+
+/* x in record range c: its section and symbol (or what it lies past). */
 static int resolve_in(const struct kres *r, const struct kres_mrange *c, uint64_t x,
 		      struct kres_hit *h)
 {
@@ -350,7 +387,9 @@ static int resolve_in(const struct kres *r, const struct kres_mrange *c, uint64_
 	const struct ks_mod *m;
 	const struct ks_mem *reg, *sec = NULL;
 	const struct kres_mod *ms;
+	const struct kres_sym *y = NULL;
 	size_t lo, hi, mi;
+	bool past_sec;
 
 	mi = c->mod;
 	m = &s->mods[mi];
@@ -378,10 +417,15 @@ static int resolve_in(const struct kres *r, const struct kres_mrange *c, uint64_
 	h->sym = NULL;
 	h->sym_size = 0;
 	h->note = NULL;
+	h->past = NULL;
+	h->past_off = h->past_size = 0;
 	h->off = x - (sec ? sec->addr.v : reg->addr.v);
+	h->section_size = sec ? (sec->size.ok ? sec->size.v : 0) : reg->size.v;
 	if (!sec)
 		return KRES_MODULE;
 	ms = kres_module(r, mi);
+	if (ms && ms->mem_size)
+		h->section_size = ms->mem_size[sec - m->mem];
 	if (ms && ms->d.status != KDBG_OK)
 		h->note = ms->d.why;
 	if (ms && ms->nr) {
@@ -395,12 +439,27 @@ static int resolve_in(const struct kres *r, const struct kres_mrange *c, uint64_
 			else
 				hi = mid;
 		}
-		if (lo > 0 && ms->sec_lo[lo - 1] == sec->addr.v) {
-			h->sym = ms->syms[lo - 1].name;
-			h->sym_len = strlen(h->sym);
-			h->sym_size = ms->syms[lo - 1].size;
-			h->off = x - ms->syms[lo - 1].addr;
-		}
+		if (lo > 0 && ms->sec_lo[lo - 1] == sec->addr.v)
+			y = &ms->syms[lo - 1];
+	}
+	/* Past the end of its section, x is in the region's padding: in no symbol. */
+	past_sec = h->section_size && x - sec->addr.v >= h->section_size;
+	if (y && (past_sec || (y->size && x - y->addr >= y->size))) {
+		h->past = y->name;
+		h->past_off = x - y->addr;
+		h->past_size = y->size;
+		h->note = kres_past_symbol;
+	} else if (y) {
+		h->sym = y->name;
+		h->sym_len = strlen(h->sym);
+		h->sym_size = y->size;
+		h->off = x - y->addr;
+	}
+	if (past_sec) {
+		h->section = reg->name;
+		h->off = x - reg->addr.v;
+		h->section_size = reg->size.v;
+		h->note = kres_past_sections;
 	}
 	return KRES_MODULE;
 }
@@ -456,27 +515,44 @@ int kres_candidates(const struct kres *r, uint64_t x, const struct kres_when *w,
 	return cc.ret ? cc.ret : (int)cc.n;
 }
 
-/* The symbol at or before link-time address linked, in area a. */
-static int core_hit(const struct kres *r, uint64_t linked, const char *area, struct kres_hit *h)
+/* The symbol at or before link-time address linked, in area a (or what it lies past). */
+static int core_hit(const struct kres *r, uint64_t linked, const struct kres_area *a,
+		    struct kres_hit *h)
 {
-	long k;
-
 	const struct kres_tab *t = r->tab;
+	uint64_t size;
+	long k;
 
 	if (!t)
 		return KRES_UNKNOWN;
 	k = kres_find(t, linked);
 	if (k < 0)
 		return KRES_UNKNOWN;
-	h->sym = t->pool + t->name_off[k];
-	h->sym_len = t->name_len[k];
-	h->off = linked - t->addr[k];
 	h->mod = NULL;
 	h->mod_index = -1;
 	h->note = NULL;
-	h->sym_size = 0;
 	h->candidates = 0;
-	h->section = area;
+	h->section = a->name;
+	h->section_size = a->size;
+	size = t->size ? t->size[k] : 0;
+	if (size && linked - t->addr[k] >= size) {
+		/* A vmlinux's symbol ends before it: in no symbol, from the section's start. */
+		h->sym = NULL;
+		h->sym_len = 0;
+		h->sym_size = 0;
+		h->off = linked - (a->lo - a->off);
+		h->past = t->pool + t->name_off[k];
+		h->past_off = linked - t->addr[k];
+		h->past_size = size;
+		h->note = kres_past_symbol;
+		return KRES_CORE;
+	}
+	h->sym = t->pool + t->name_off[k];
+	h->sym_len = t->name_len[k];
+	h->off = linked - t->addr[k];
+	h->sym_size = size;
+	h->past = NULL;
+	h->past_off = h->past_size = 0;
 	return KRES_CORE;
 }
 
@@ -489,7 +565,7 @@ int kres_lookup(const struct kres *r, uint64_t x, const struct kres_when *w, str
 		const struct kres_area *a = &r->area[i];
 
 		if (x - a->lo < a->len)
-			return core_hit(r, x - a->off, a->name, h);
+			return core_hit(r, x - a->off, a, h);
 	}
 	if (r->nr_mr)
 		return lookup_module(r, x, w, h);
@@ -504,7 +580,7 @@ int kres_lookup_linked(const struct kres *r, uint64_t linked, struct kres_hit *h
 		const struct kres_area *a = &r->area[i];
 
 		if (linked - (a->lo - a->off) < a->len)
-			return core_hit(r, linked, a->name, h);
+			return core_hit(r, linked, a, h);
 	}
 	return KRES_UNKNOWN;
 }

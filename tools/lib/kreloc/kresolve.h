@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * kresolve.h - offline resolution of runtime addresses: the core kernel
  * through a snapshot's section offsets and a link-time symbol table
@@ -31,6 +31,7 @@ struct kres_sym {
 
 struct kres_area {
 	uint64_t lo, len, off;		/* runtime start, length, runtime - linked */
+	uint64_t size;			/* the core section's SIZE, 0 if unknown */
 	const char *name;
 };
 
@@ -57,6 +58,8 @@ struct kres_mod {
 	struct kres_sym *syms;
 	uint64_t *sec_lo;		/* start of each symbol's section */
 	size_t nr;
+	uint64_t *mem_size;		/* each region's and section's size (the .ko's for a
+					 * section the record has none of), 0 if unknown */
 };
 
 struct kres {
@@ -89,6 +92,10 @@ struct kres_hit {
 	const char *section;
 	const char *note;		/* why a module address has no symbol, or NULL */
 	uint64_t sym_size;		/* 0: unknown */
+	uint64_t section_size;		/* 0: unknown */
+	/* Past the end of the symbol before (sym NULL then): it, and addr - its start. */
+	const char *past;
+	uint64_t past_off, past_size;
 	/*
 	 * Module records that held the address (at the time asked, or ever):
 	 * 1, or more when the lookup answers KRES_UNKNOWN for ambiguity.
@@ -132,6 +139,9 @@ int kres_lookup_linked(const struct kres *r, uint64_t linked, struct kres_hit *h
  */
 const char *kres_why(const struct kres *r, uint64_t addr, bool linked, const struct kres_when *w,
 		     char *buf, size_t len);
+
+/* Why an address past the end of the symbol, or the sections, before it has no symbol. */
+extern const char kres_past_symbol[], kres_past_sections[];
 
 /* Record i's file, found and read once (thread-safe); NULL without files. */
 const struct kres_mod *kres_module(const struct kres *r, size_t i);

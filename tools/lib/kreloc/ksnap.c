@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* ksnap.c - the relocation model: shared record parsers, snapshot reader and writer. */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>

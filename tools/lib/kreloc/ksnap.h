@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * ksnap.h - kreloc's relocation model: the core sections, the anchors and
  * every module record, read from the live debugfs files (debugfs.c) or from

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* ksymfile.c - ELF symbol files (vmlinux, .ko, compressed or not) through kelf. */
 #define _XOPEN_SOURCE 700
 #include <elf.h>

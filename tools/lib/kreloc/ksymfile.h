@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * ksymfile.h - an ELF file with a symbol table, read with kreloc's ELF
  * reader (../kelf.c): a vmlinux (its build id, its _text) or a module's .ko,

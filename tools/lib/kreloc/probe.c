@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * probe.c - where a kprobe for a spec goes on the running kernel.
  *
@@ -27,8 +27,8 @@ KRELOC_API int kreloc_probe_spec_parse(const char *text, struct kreloc_probe_spe
 	struct cli_spec cs;
 	const char *why;
 
-	if (!text)
-		return kr_fail(EINVAL, "no spec");
+	if (!text || !spec)
+		return kr_null(__func__, !text ? "text" : "spec");
 	if (cli_spec_parse(text, &cs, &why))
 		return kr_fail(EINVAL, "%s", why);
 	memset(&p, 0, sizeof(p));
@@ -194,7 +194,7 @@ static int refuse_freed_init(const struct ksnap *s, const char *root, const char
 KRELOC_API int kreloc_probe_locate(const struct kreloc_snapshot *live, const char *root,
 				   const char *text, struct kreloc_probe_info *info, size_t sz)
 {
-	const struct ksnap *s = &live->s;
+	const struct ksnap *s = live ? &live->s : NULL;
 	struct kreloc_probe_info p;
 	struct lookup_answer ans;
 	char err[KR_ERR_MAX];
@@ -202,6 +202,8 @@ KRELOC_API int kreloc_probe_locate(const struct kreloc_snapshot *live, const cha
 	const char *why;
 	int ret;
 
+	if (!live || !info)
+		return kr_null(__func__, !live ? "live" : "info");
 	if (!text || cli_spec_parse(text, &cs, &why))
 		return kr_fail(EINVAL, "%s: %s", text ? text : "", text ? why : "no spec");
 	memset(&p, 0, sizeof(p));

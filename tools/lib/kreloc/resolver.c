@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* resolver.c - the public API of kernel files and resolvers. */
 #define _GNU_SOURCE
 #include <elf.h>
@@ -12,13 +12,9 @@
 #include "kplace.h"
 #include "snapshot.h"
 
-#ifndef KRELOC_VERSION
-#define KRELOC_VERSION "unknown"
-#endif
-
 KRELOC_API const char *kreloc_version(void)
 {
-	return KRELOC_VERSION;
+	return KRELOC_VERSION_STRING;
 }
 
 KRELOC_API unsigned int kreloc_snapshot_format(void)
@@ -83,7 +79,12 @@ KRELOC_API int kreloc_files_new(const struct kreloc_files_opts *opts, struct kre
 	char err[KR_ERR_MAX];
 	int ret;
 
+	if (!files)
+		return kr_null(__func__, "files");
 	*files = NULL;
+	ret = KR_OPTS_VALID(opts, kreloc_files_opts);
+	if (ret)
+		return ret;
 	ret = files_new(opts, files, err, sizeof(err));
 	if (ret)
 		return kr_fail_msg(-ret, err);
@@ -115,9 +116,14 @@ KRELOC_API int kreloc_resolver_new(const struct kreloc_snapshot *snap,
 	struct kreloc_resolver *r;
 	int ret;
 
+	if (!out)
+		return kr_null(__func__, "r");
 	*out = NULL;
 	if (!snap)
-		return kr_fail(EINVAL, "no snapshot");
+		return kr_null(__func__, "snap");
+	ret = KR_OPTS_VALID(opts, kreloc_resolver_opts);
+	if (ret)
+		return ret;
 	if ((unsigned int)kind >= sizeof(kinds) / sizeof(kinds[0]) ||
 	    (kind != KRELOC_MAP_NONE && !path))
 		return kr_fail(EINVAL, "a map kind needs a map_path, and a known kind");
@@ -137,13 +143,13 @@ KRELOC_API int kreloc_resolver_new(const struct kreloc_snapshot *snap,
 		files_put(files);
 		return kr_fail(ENOMEM, "out of memory");
 	}
+	kr_snap_get(snap);
 	r->snap = snap;
 	ret = kres_init(&r->r, &snap->s, files, kinds[kind], path,
 			kind == KRELOC_MAP_NONE && modules_only, err, sizeof(err));
 	files_put(files);		/* kres_init() took its own */
 	if (ret) {
-		kres_free(&r->r);
-		free(r);
+		kreloc_resolver_free(r);
 		return kr_fail_msg(-ret, err);
 	}
 	*out = r;
@@ -156,7 +162,49 @@ KRELOC_API void kreloc_resolver_free(struct kreloc_resolver *r)
 	if (!r)
 		return;
 	kres_free(&r->r);
+	kr_snap_put(r->snap);
 	free(r);
+}
+
+KRELOC_API int kreloc_resolver_prefetch(struct kreloc_resolver *r,
+					const struct kreloc_prefetch_opts *opts)
+{
+	unsigned int ms = KR_OPT(opts, struct kreloc_prefetch_opts, timeout_ms, 0);
+	const struct kres_mod *ms0 = NULL;
+	size_t i, nok = 0, unavail = 0;
+	int ret, err = 0;
+
+	if (!r)
+		return kr_null(__func__, "r");
+	ret = KR_OPTS_VALID(opts, kreloc_prefetch_opts);
+	if (ret)
+		return ret;
+	kfetch_set_deadline(ms ? kfetch_now() + (uint64_t)ms * 1000000u : 0);
+	for (i = 0; i < r->snap->s.nr_mods; i++) {
+		const struct kres_mod *m = kres_module(&r->r, i);
+
+		if (!m)
+			continue;
+		if (m->d.status == KDBG_OK) {
+			nok++;
+		} else if (m->d.status == KDBG_UNAVAILABLE) {
+			if (!unavail++) {
+				ms0 = m;
+				err = m->d.err ? m->d.err : -EHOSTUNREACH;
+			}
+		}
+	}
+	ret = kfetch_expired();
+	kfetch_set_deadline(0);
+	if (ret)
+		return kr_fail(ETIME, "the prefetch's time (%u ms) ran out asking debuginfod: %zu "
+			       "module records left without a file (%s: %s)", ms, unavail,
+			       ms0 ? ms0->d.m->name : "?", ms0 ? ms0->d.why : "");
+	if (unavail)
+		return kr_fail(-err, "%zu module records without a file: a server could not be "
+			       "asked (%s: %s)", unavail, ms0->d.m->name, ms0->d.why);
+	kr_ok();
+	return (int)nok;
 }
 
 /* A kreloc_time as the window the resolver filters records with. */
@@ -181,10 +229,15 @@ static void hit_info(const struct kres_hit *h, struct kreloc_addr_info *i)
 	i->module = h->mod ? (int)h->mod_index : -1;
 	i->module_name = h->mod ? h->mod->name : NULL;
 	i->module_state = h->mod ? h->mod->state : NULL;
+	i->module_state_code = h->mod ? kr_module_state(h->mod->state) : KRELOC_MODULE_STATE_OTHER;
 	i->load_gen.value = h->mod ? h->mod->load_gen.v : 0;
 	i->load_gen.known = h->mod && h->mod->load_gen.ok;
-	i->note = h->mod ? h->note : NULL;
+	i->note = h->note;
 	i->candidates = h->candidates;
+	i->section_size = h->section_size;
+	i->past_symbol = h->past;
+	i->past_offset = h->past_off;
+	i->past_size = h->past_size;
 }
 
 KRELOC_API int kreloc_resolve_at(const struct kreloc_resolver *r, uint64_t addr,
@@ -196,6 +249,14 @@ KRELOC_API int kreloc_resolve_at(const struct kreloc_resolver *r, uint64_t addr,
 	struct kres_hit h;
 	int kind;
 
+	if (!r || !info) {
+		if (info) {
+			memset(&i, 0, sizeof(i));
+			i.module = -1;
+			kr_copy_info(info, sz, &i, sizeof(i));
+		}
+		return kr_null(__func__, !r ? "r" : "info");
+	}
 	memset(&h, 0, sizeof(h));
 	if (when && to_when(when, &w))
 		return KRELOC_UNKNOWN;
@@ -222,6 +283,7 @@ KRELOC_API int kreloc_resolve(const struct kreloc_resolver *r, uint64_t addr, un
 struct cand {
 	kreloc_candidate_fn_t fn;
 	void *ctx;
+	int stop;			/* the callback's nonzero value */
 };
 
 static int one_candidate(void *ctx, const struct kres_hit *h)
@@ -230,20 +292,23 @@ static int one_candidate(void *ctx, const struct kres_hit *h)
 	struct kreloc_addr_info i;
 
 	hit_info(h, &i);
-	return c->fn(c->ctx, &i);
+	c->stop = c->fn(c->ctx, &i);
+	return c->stop;
 }
 
 KRELOC_API int kreloc_resolve_candidates(const struct kreloc_resolver *r, uint64_t addr,
 					 const struct kreloc_time *when,
 					 kreloc_candidate_fn_t fn, void *ctx)
 {
-	struct cand c = { fn, ctx };
+	struct cand c = { fn, ctx, 0 };
 	struct kres_when w;
+	int n;
 
 	if (!r || !fn || (when && to_when(when, &w)))
 		return kr_fail(EINVAL, "kreloc_resolve_candidates: %s",
 			       !r ? "no resolver" : !fn ? "no callback" : "unknown clock");
-	return kres_candidates(&r->r, addr, when ? &w : NULL, one_candidate, &c);
+	n = kres_candidates(&r->r, addr, when ? &w : NULL, one_candidate, &c);
+	return c.stop ? kr_stopped(c.stop) : n;
 }
 
 KRELOC_API const char *kreloc_resolve_why_at(const struct kreloc_resolver *r, uint64_t addr,
@@ -252,6 +317,12 @@ KRELOC_API const char *kreloc_resolve_why_at(const struct kreloc_resolver *r, ui
 {
 	struct kres_when w;
 
+	if (!buf || !len)
+		return NULL;
+	if (!r) {
+		snprintf(buf, len, "no resolver (NULL)");
+		return buf;
+	}
 	if (when && to_when(when, &w)) {
 		snprintf(buf, len, "unknown clock %d", (int)when->clock);
 		return buf;
@@ -268,9 +339,12 @@ KRELOC_API const char *kreloc_resolve_why(const struct kreloc_resolver *r, uint6
 KRELOC_API int kreloc_resolver_core_file(const struct kreloc_resolver *r,
 					 struct kreloc_file_info *info, size_t sz)
 {
-	const struct kcore *c = r->r.core;
 	struct kreloc_file_info i = { NULL, KRELOC_ORIGIN_NONE, "", false };
+	const struct kcore *c;
 
+	if (!r || !info)
+		return kr_null(__func__, !r ? "r" : "info");
+	c = r->r.core;
 	if (c) {
 		i.path = c->path;
 		i.origin = c->origin;
@@ -283,8 +357,8 @@ KRELOC_API int kreloc_resolver_core_file(const struct kreloc_resolver *r,
 KRELOC_API int kreloc_resolver_core_symbols(const struct kreloc_resolver *r,
 					    kreloc_symbol_fn_t fn, void *ctx, size_t *left_out)
 {
-	const struct ksnap *s = &r->snap->s;
-	const struct kcore *c = r->r.core;
+	const struct ksnap *s;
+	const struct kcore *c;
 	struct ks_area a[KSNAP_MAX_CORE];
 	struct kreloc_symbol y;
 	uint64_t lowest = UINT64_MAX;
@@ -293,6 +367,10 @@ KRELOC_API int kreloc_resolver_core_symbols(const struct kreloc_resolver *r,
 
 	if (left_out)
 		*left_out = 0;
+	if (!r || !fn)
+		return kr_null(__func__, !r ? "r" : "fn");
+	s = &r->snap->s;
+	c = r->r.core;
 	if (!c)
 		return kr_fail(ENODATA, "no map of the core kernel's symbols");
 	na = ksnap_core_areas(s, a);
@@ -320,6 +398,7 @@ KRELOC_API int kreloc_resolver_core_symbols(const struct kreloc_resolver *r,
 			continue;
 		y.type = m->type;
 		y.name = m->name;
+		y.size = m->size;
 		if (m->type == 'A' || m->type == 'a' || linked < lowest) {
 			/* absolute, or per-CPU on x86_64: not moved */
 			y.address = m->addr;
@@ -335,7 +414,7 @@ KRELOC_API int kreloc_resolver_core_symbols(const struct kreloc_resolver *r,
 		}
 		ret = fn(ctx, &y);
 		if (ret)
-			return ret;
+			return kr_stopped(ret);
 	}
 	if (left_out)
 		*left_out = dropped;
@@ -351,6 +430,8 @@ static enum kreloc_file_status file_status(enum kdbg_status s)
 		return KRELOC_FILE_MISSING;
 	case KDBG_UNAVAILABLE:
 		return KRELOC_FILE_UNAVAILABLE;
+	case KDBG_CORRUPT:
+		return KRELOC_FILE_CORRUPT;
 	case KDBG_MISMATCH:
 		break;
 	}
@@ -362,7 +443,7 @@ static int module_of(const struct kreloc_resolver *r, size_t mod, bool ok,
 		     const struct kres_mod **out)
 {
 	const struct kres_mod *ms;
-	int ret = kr_check_mod(r->snap, mod);
+	int ret = r ? kr_check_mod(r->snap, mod) : kr_fail(EINVAL, "no resolver (NULL)");
 
 	*out = NULL;
 	if (ret)
@@ -383,6 +464,8 @@ KRELOC_API int kreloc_resolver_module_file(const struct kreloc_resolver *r, size
 	struct kreloc_module_file_info i;
 	int ret;
 
+	if (!info)
+		return kr_null(__func__, "info");
 	ret = module_of(r, mod, false, &ms);
 	if (ret)
 		return ret;
@@ -403,6 +486,8 @@ KRELOC_API int kreloc_resolver_module_image(const struct kreloc_resolver *r, siz
 	const struct kres_mod *ms;
 	int ret;
 
+	if (!data || !len)
+		return kr_null(__func__, !data ? "data" : "len");
 	*data = NULL;
 	*len = 0;
 	ret = module_of(r, mod, true, &ms);
@@ -424,8 +509,8 @@ static int module_symbols(const struct kreloc_resolver *r, size_t mod, bool all,
 	int n = 0, ret;
 
 	if (!r || !fn)
-		return kr_fail(EINVAL, "kreloc_resolver_module_symbols: %s",
-			       !r ? "no resolver" : "no callback");
+		return kr_null(all ? "kreloc_resolver_module_symbols_all" :
+			       "kreloc_resolver_module_symbols", !r ? "r" : "fn");
 	ret = module_of(r, mod, true, &ms);
 	if (ret)
 		return ret;
@@ -451,7 +536,7 @@ static int module_symbols(const struct kreloc_resolver *r, size_t mod, bool all,
 		y.size = s->size;
 		ret = fn(ctx, &y);
 		if (ret)
-			return ret;
+			return kr_stopped(ret);
 		n++;
 	}
 	return n;
@@ -478,6 +563,8 @@ KRELOC_API int kreloc_resolver_module_sections(const struct kreloc_resolver *r, 
 	size_t i;
 	int n = 0, ret;
 
+	if (!fn)
+		return kr_null(__func__, "fn");
 	ret = module_of(r, mod, true, &ms);
 	if (ret)
 		return ret;
@@ -495,9 +582,10 @@ KRELOC_API int kreloc_resolver_module_sections(const struct kreloc_resolver *r, 
 		y.address = k->addr.v;
 		y.type = 0;
 		y.name = k->name;
+		y.size = ms->mem_size ? ms->mem_size[i] : 0;
 		ret = fn(ctx, &y);
 		if (ret)
-			return ret;
+			return kr_stopped(ret);
 		n++;
 	}
 	return n;

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* snapshot.c - the public snapshot API: reading, writing and asking a snapshot. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -23,7 +23,27 @@ void kr_copy_info(void *dst, size_t sz, const void *src, size_t size)
 
 static struct kreloc_snapshot *snap_new(void)
 {
-	return calloc(1, sizeof(struct kreloc_snapshot));
+	struct kreloc_snapshot *s = calloc(1, sizeof(*s));
+
+	if (s)
+		atomic_init(&s->refs, 1);
+	return s;
+}
+
+void kr_snap_get(const struct kreloc_snapshot *snap)
+{
+	/* The count is bookkeeping, not the snapshot a const pointer protects. */
+	atomic_fetch_add(&((struct kreloc_snapshot *)snap)->refs, 1);
+}
+
+void kr_snap_put(const struct kreloc_snapshot *snap)
+{
+	struct kreloc_snapshot *s = (struct kreloc_snapshot *)snap;
+
+	if (!s || atomic_fetch_sub(&s->refs, 1) != 1)
+		return;
+	ksnap_free(&s->s);
+	free(s);
 }
 
 KRELOC_API int kreloc_snapshot_load(const char *path, struct kreloc_snapshot **snap)
@@ -32,9 +52,11 @@ KRELOC_API int kreloc_snapshot_load(const char *path, struct kreloc_snapshot **s
 	struct kreloc_snapshot *s;
 	int ret;
 
+	if (!snap)
+		return kr_null(__func__, "snap");
 	*snap = NULL;
 	if (!path)
-		return kr_fail(EINVAL, "no snapshot file");
+		return kr_null(__func__, "path");
 	s = snap_new();
 	if (!s)
 		return kr_fail(ENOMEM, "out of memory");
@@ -54,9 +76,11 @@ KRELOC_API int kreloc_snapshot_read(FILE *f, const char *name, struct kreloc_sna
 	struct kreloc_snapshot *s;
 	int ret;
 
+	if (!snap)
+		return kr_null(__func__, "snap");
 	*snap = NULL;
 	if (!f)
-		return kr_fail(EINVAL, "no stream");
+		return kr_null(__func__, "f");
 	s = snap_new();
 	if (!s)
 		return kr_fail(ENOMEM, "out of memory");
@@ -76,6 +100,8 @@ KRELOC_API int kreloc_snapshot_live(const char *root, struct kreloc_snapshot **s
 	struct kreloc_snapshot *s;
 	int ret;
 
+	if (!snap)
+		return kr_null(__func__, "snap");
 	*snap = NULL;
 	s = snap_new();
 	if (!s)
@@ -92,6 +118,8 @@ KRELOC_API int kreloc_snapshot_live(const char *root, struct kreloc_snapshot **s
 
 KRELOC_API int kreloc_snapshot_write(const struct kreloc_snapshot *snap, FILE *f)
 {
+	if (!snap || !f)
+		return kr_null(__func__, !snap ? "snap" : "f");
 	errno = 0;
 	if (ksnap_write(&snap->s, f)) {
 		int e = errno ? errno : EIO;
@@ -104,10 +132,38 @@ KRELOC_API int kreloc_snapshot_write(const struct kreloc_snapshot *snap, FILE *f
 
 KRELOC_API void kreloc_snapshot_free(struct kreloc_snapshot *snap)
 {
-	if (!snap)
-		return;
-	ksnap_free(&snap->s);
-	free(snap);
+	kr_snap_put(snap);
+}
+
+/* A state string's value: its index in names (0 for none of them). */
+static int state_of(const char *state, const char *const *names, int n)
+{
+	int i;
+
+	for (i = 1; i < n; i++)
+		if (names[i] && !strcmp(state, names[i]))
+			return i;
+	return 0;
+}
+
+enum kreloc_module_state kr_module_state(const char *state)
+{
+	static const char *const names[] = {
+		[KRELOC_MODULE_STATE_COMING] = "coming", [KRELOC_MODULE_STATE_LIVE] = "live",
+		[KRELOC_MODULE_STATE_GOING] = "going", [KRELOC_MODULE_STATE_GONE] = "gone",
+	};
+
+	return (enum kreloc_module_state)state_of(state, names, sizeof(names) / sizeof(names[0]));
+}
+
+enum kreloc_mem_state kr_mem_state(const char *state)
+{
+	static const char *const names[] = {
+		[KRELOC_MEM_STATE_LIVE] = "live", [KRELOC_MEM_STATE_FREED] = "freed",
+		[KRELOC_MEM_STATE_GONE] = "gone",
+	};
+
+	return (enum kreloc_mem_state)state_of(state, names, sizeof(names) / sizeof(names[0]));
 }
 
 static struct kreloc_value val(const struct kval *v)
@@ -120,8 +176,13 @@ static struct kreloc_value val(const struct kval *v)
 KRELOC_API int kreloc_snapshot_info(const struct kreloc_snapshot *snap,
 				    struct kreloc_snapshot_info *info, size_t sz)
 {
-	const struct ksnap *s = &snap->s;
-	struct kreloc_snapshot_info i = {
+	const struct ksnap *s;
+	struct kreloc_snapshot_info i;
+
+	if (!snap || !info)
+		return kr_null(__func__, !snap ? "snap" : "info");
+	s = &snap->s;
+	i = (struct kreloc_snapshot_info){
 		.format = s->version,
 		.osrelease = s->osrelease,
 		.arch = s->arch,
@@ -140,9 +201,6 @@ KRELOC_API int kreloc_snapshot_info(const struct kreloc_snapshot *snap,
 		.nr_modules = s->nr_mods,
 		.modules_tracked = !s->no_modules,
 	};
-
-	if (!info)
-		return kr_fail(EINVAL, "no info struct");
 	kr_copy_info(info, sz, &i, sizeof(i));
 	return 0;
 }
@@ -153,6 +211,8 @@ KRELOC_API int kreloc_snapshot_section(const struct kreloc_snapshot *snap, size_
 	const struct ks_core *c;
 	struct kreloc_section_info i;
 
+	if (!snap || !info)
+		return kr_null(__func__, !snap ? "snap" : "info");
 	if (idx >= snap->s.nr_core)
 		return kr_fail(ERANGE, "no core section %zu (the snapshot has %zu)", idx,
 			       snap->s.nr_core);
@@ -173,6 +233,8 @@ KRELOC_API int kreloc_snapshot_anchor(const struct kreloc_snapshot *snap, size_t
 {
 	struct kreloc_anchor_info i;
 
+	if (!snap || !info)
+		return kr_null(__func__, !snap ? "snap" : "info");
 	if (idx >= snap->s.nr_anchors)
 		return kr_fail(ERANGE, "no anchor %zu (the snapshot has %zu)", idx,
 			       snap->s.nr_anchors);
@@ -185,6 +247,8 @@ KRELOC_API int kreloc_snapshot_anchor(const struct kreloc_snapshot *snap, size_t
 
 int kr_check_mod(const struct kreloc_snapshot *snap, size_t mod)
 {
+	if (!snap)
+		return kr_fail(EINVAL, "no snapshot (NULL)");
 	if (mod >= snap->s.nr_mods)
 		return kr_fail(ERANGE, "no module record %zu (the snapshot has %zu)", mod,
 			       snap->s.nr_mods);
@@ -196,7 +260,7 @@ KRELOC_API int kreloc_snapshot_module(const struct kreloc_snapshot *snap, size_t
 {
 	const struct ks_mod *m;
 	struct kreloc_module_info i;
-	int ret = kr_check_mod(snap, idx);
+	int ret = info ? kr_check_mod(snap, idx) : kr_null(__func__, "info");
 
 	if (ret)
 		return ret;
@@ -210,6 +274,7 @@ KRELOC_API int kreloc_snapshot_module(const struct kreloc_snapshot *snap, size_t
 	i.unload_gen = val(&m->unload_gen);
 	i.nr_mem = m->nr_mem;
 	i.loaded = kdbg_is_loaded(m);
+	i.state_code = kr_module_state(m->state);
 	kr_copy_info(info, sz, &i, sizeof(i));
 	return 0;
 }
@@ -220,7 +285,7 @@ KRELOC_API int kreloc_snapshot_module_mem(const struct kreloc_snapshot *snap, si
 	const struct ks_mod *m;
 	const struct ks_mem *k;
 	struct kreloc_mem_info i;
-	int ret = kr_check_mod(snap, mod);
+	int ret = info ? kr_check_mod(snap, mod) : kr_null(__func__, "info");
 
 	if (ret)
 		return ret;
@@ -235,6 +300,7 @@ KRELOC_API int kreloc_snapshot_module_mem(const struct kreloc_snapshot *snap, si
 	i.size = val(&k->size);
 	i.state = k->state;
 	i.placed = kplace_section_placed(m, k);
+	i.state_code = kr_mem_state(k->state);
 	kr_copy_info(info, sz, &i, sizeof(i));
 	return 0;
 }
@@ -250,10 +316,13 @@ static int same_name(const char *a, const char *b)
 KRELOC_API int kreloc_snapshot_module_find(const struct kreloc_snapshot *snap, const char *name,
 					   const uint64_t *load_gen)
 {
-	const struct ksnap *s = &snap->s;
 	const struct ks_mod *best = NULL;
+	const struct ksnap *s;
 	size_t i;
 
+	if (!snap || !name)
+		return kr_null(__func__, !snap ? "snap" : "name");
+	s = &snap->s;
 	for (i = 0; i < s->nr_mods; i++) {
 		const struct ks_mod *m = &s->mods[i];
 
@@ -305,13 +374,14 @@ static int overlaps(const struct ks_mod *a, const struct ks_mod *b)
 
 KRELOC_API int kreloc_snapshot_module_superseded(const struct kreloc_snapshot *snap, size_t mod)
 {
-	const struct ksnap *s = &snap->s;
+	const struct ksnap *s;
 	const struct ks_mod *m;
 	size_t j;
 	int ret = kr_check_mod(snap, mod);
 
 	if (ret)
 		return ret;
+	s = &snap->s;
 	m = &s->mods[mod];
 	for (j = 0; m->load_gen.ok && j < s->nr_mods; j++) {
 		const struct ks_mod *n = &s->mods[j];
@@ -408,6 +478,8 @@ KRELOC_API int kreloc_snapshot_image_offset(const struct kreloc_snapshot *snap, 
 {
 	char err[KR_ERR_MAX];
 
+	if (!snap || !offset)
+		return kr_null(__func__, !snap ? "snap" : "offset");
 	if (kdbg_image_offset(&snap->s, offset, err, sizeof(err)))
 		return kr_fail_msg(ENODATA, err);
 	return 0;
@@ -415,7 +487,11 @@ KRELOC_API int kreloc_snapshot_image_offset(const struct kreloc_snapshot *snap, 
 
 KRELOC_API int kreloc_live_lockdown(const char *root, char *buf, size_t len)
 {
-	int ret = kreloc_lockdown(root, buf, len);
+	int ret;
+
+	if (!buf || !len)
+		return !buf ? kr_null(__func__, "buf") : kr_fail(EINVAL, "%s: len 0", __func__);
+	ret = kreloc_lockdown(root, buf, len);
 
 	return ret ? kr_fail(-ret, "%s/sys/kernel/security/lockdown: %s", root ? root : "",
 			     strerror(-ret)) : 0;

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* spec.c - probe specs: the module's grammar plus vmlinux:0xLINKED. */
 #include <string.h>
 #include "spec.h"

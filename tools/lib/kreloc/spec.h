@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * spec.h - the CLI's probe specs: the module's grammar (lib/kreloc_spec.c:
  * sym, .sym, mod:sym, mod:.sym, each with +0xOFF or +DEC) plus

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * resolve.c - libkreloc's example: resolve the runtime addresses on
  * standard input (hex, one per line) with a snapshot of the boot they come

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * <kreloc/kreloc.h> - libkreloc, the library under the kreloc tool.
  *
@@ -17,19 +17,41 @@
  *    success and a negative errno value on failure; kreloc_errmsg() then
  *    gives a one-line reason.  Functions returning a pointer never fail
  *    (they return NULL only for "none").
+ *  - A pointer argument may be NULL only where its description says so
+ *    ("or NULL"); any other NULL is refused with -EINVAL (a function
+ *    returning a string returns NULL, or says so in the caller's buffer),
+ *    never dereferenced.
+ *  - Callbacks (kreloc_symbol_fn_t, kreloc_candidate_fn_t) return 0 to go
+ *    on; any other value stops the walk, and the call then returns a
+ *    negative value: the callback's own when negative, -ECANCELED when
+ *    positive.  A walk that ends returns 0 or a count, never a negative
+ *    value: a stop cannot be taken for a count.
  *  - The library never prints and never exits.  Warnings go to the
  *    callback set with kreloc_set_print(); without one they are dropped.
  *  - Options structs start with a size_t sz member set to their size
  *    (KRELOC_OPTS() does that); information structs are filled up to the
- *    size the caller passes.  Members are only ever appended, so a program
- *    built against an older header keeps working with a newer library.
- *  - Strings returned live as long as the object they come from.
+ *    size the caller passes, and zeroed past the library's.  Members are
+ *    only ever appended, so a program built against an older header keeps
+ *    working with a newer library.  As libbpf's OPTS_VALID(): an options
+ *    struct whose sz is below sizeof(size_t) (one not declared with
+ *    KRELOC_OPTS()) or that has a nonzero byte past the size this library
+ *    knows (an option of a newer header, which it cannot honour) is
+ *    refused with -EINVAL and a message; an older caller's smaller struct
+ *    gets the defaults of the members it lacks.  A member is appended at
+ *    or past the struct's old size, never into its tail padding
+ *    (KRELOC_APPENDED), so that an older library sees an option and a
+ *    newer caller of an older library finds its info zeroed.
+ *  - Strings returned live as long as the object they come from, and are
+ *    NUL-terminated.  A resolver holds a reference on its snapshot (and on
+ *    its kreloc_files): each may be freed before the resolvers made from
+ *    it, which keep it until they are freed.
  *
  * Thread safety: a snapshot is read-only once loaded and may be used from
  * any number of threads.  A resolver may be used by several threads at
  * once for kreloc_resolve(), kreloc_resolve_why() and every other
  * kreloc_resolver_*() query: the first lookup in a module reads that
- * module's file under a lock, later ones take no lock.  A kreloc_files may
+ * module's file under a lock, later ones take no lock
+ * (kreloc_resolver_prefetch() reads them all first).  A kreloc_files may
  * be shared by resolvers in several threads.  Creating and freeing an
  * object is not concurrent with its use.  kreloc_errmsg() is per thread.
  * kreloc_set_print() should be called before other threads use the library.
@@ -53,6 +75,15 @@ extern "C" {
 #ifndef KRELOC_API
 #define KRELOC_API __attribute__((visibility("default")))
 #endif
+
+/*
+ * On the first member a release appends to a struct: it starts at the
+ * struct's old size, never in its tail padding, so that a caller built
+ * against this header and running with an older library finds it zeroed
+ * (the library zeroes what it does not know), not the older library's
+ * padding; and an older library sees it past its size.
+ */
+#define KRELOC_APPENDED __attribute__((aligned(8)))
 
 /* Declare and initialise an options struct: KRELOC_OPTS(kreloc_resolver_opts, o, .x = y); */
 #define KRELOC_OPTS(TYPE, NAME, ...) \
@@ -80,7 +111,7 @@ typedef void (*kreloc_print_fn_t)(enum kreloc_print_level level, const char *msg
 /**
  * kreloc_set_print() - where the library's warnings go
  * @fn:		called with each message (one line, no newline), or NULL to drop them
- * @ctx:	passed to @fn
+ * @ctx:	passed to @fn, or NULL
  *
  * Return: the previous callback.
  */
@@ -88,10 +119,31 @@ KRELOC_API kreloc_print_fn_t kreloc_set_print(kreloc_print_fn_t fn, void *ctx);
 
 /* ------------------------------------------------------------------ library */
 
+/*
+ * The version of this header and of the library built with it (the
+ * library's file name, kreloc_version() and libkreloc.pc say the same);
+ * MAJOR is the SONAME's, MINOR's functions are in version node
+ * KRELOC_MAJOR.MINOR.  At compile time:
+ *   #if KRELOC_VERSION_CODE >= KRELOC_VERSION_NUM(0, 3, 0)
+ */
+#define KRELOC_VERSION_MAJOR	0
+#define KRELOC_VERSION_MINOR	3
+#define KRELOC_VERSION_PATCH	0
+#define KRELOC_VERSION_NUM(major, minor, patch) (((major) << 16) + ((minor) << 8) + (patch))
+#define KRELOC_VERSION_CODE \
+	KRELOC_VERSION_NUM(KRELOC_VERSION_MAJOR, KRELOC_VERSION_MINOR, KRELOC_VERSION_PATCH)
+#define KRELOC__STR(x) #x
+#define KRELOC__XSTR(x) KRELOC__STR(x)
+#define KRELOC_VERSION_STRING KRELOC__XSTR(KRELOC_VERSION_MAJOR) "." \
+	KRELOC__XSTR(KRELOC_VERSION_MINOR) "." KRELOC__XSTR(KRELOC_VERSION_PATCH)
+
 /**
- * kreloc_version() - the library's version
+ * kreloc_version() - the version of the library running
  *
- * Return: a string such as "0.4".
+ * What a program checks when it needs more than the version it was built
+ * with (KRELOC_VERSION_STRING): a newer library runs it too.
+ *
+ * Return: "MAJOR.MINOR.PATCH", as libkreloc.pc's Version.
  */
 KRELOC_API const char *kreloc_version(void);
 
@@ -151,7 +203,7 @@ KRELOC_API int kreloc_snapshot_load(const char *path, struct kreloc_snapshot **s
 /**
  * kreloc_snapshot_read() - read a snapshot from a stream
  * @f:		the stream, read to its end
- * @name:	the name errors give it
+ * @name:	the name errors give it, or NULL ("snapshot")
  * @snap:	set to the new snapshot
  *
  * Return: as kreloc_snapshot_load().
@@ -184,8 +236,11 @@ KRELOC_API int kreloc_snapshot_live(const char *root, struct kreloc_snapshot **s
 KRELOC_API int kreloc_snapshot_write(const struct kreloc_snapshot *snap, FILE *f);
 
 /**
- * kreloc_snapshot_free() - free a snapshot (NULL is ignored)
- * @snap:	the snapshot; no resolver made from it may still be in use
+ * kreloc_snapshot_free() - drop the caller's reference to a snapshot
+ * @snap:	the snapshot, or NULL (ignored)
+ *
+ * The snapshot is freed when the last resolver made from it is freed too:
+ * a resolver holds a reference, so the two may be freed in any order.
  */
 KRELOC_API void kreloc_snapshot_free(struct kreloc_snapshot *snap);
 
@@ -216,7 +271,7 @@ struct kreloc_snapshot_info {
  * @info:	filled in
  * @sz:		sizeof(*info) as the caller knows it
  *
- * Return: 0, or -EINVAL.
+ * Return: 0, or -EINVAL (NULL @snap or @info).
  */
 KRELOC_API int kreloc_snapshot_info(const struct kreloc_snapshot *snap,
 				    struct kreloc_snapshot_info *info, size_t sz);
@@ -258,6 +313,15 @@ struct kreloc_anchor_info {
 KRELOC_API int kreloc_snapshot_anchor(const struct kreloc_snapshot *snap, size_t i,
 				      struct kreloc_anchor_info *info, size_t sz);
 
+/* A module record's state, as the kernel's MODULE_STATE_* (kreloc 0.3). */
+enum kreloc_module_state {
+	KRELOC_MODULE_STATE_OTHER = 0,	/* one a newer kreloc wrote: the state string says */
+	KRELOC_MODULE_STATE_COMING,	/* loaded, its ->init not returned yet */
+	KRELOC_MODULE_STATE_LIVE,
+	KRELOC_MODULE_STATE_GOING,	/* being unloaded, or its ->init failed */
+	KRELOC_MODULE_STATE_GONE,	/* unloaded before the snapshot */
+};
+
 struct kreloc_module_info {
 	const char *name;
 	const char *state;		/* coming, live, going, gone (or newer) */
@@ -265,6 +329,8 @@ struct kreloc_module_info {
 	struct kreloc_value text_base, text_size, load_gen, unload_gen;
 	size_t nr_mem;			/* regions and sections */
 	bool loaded;			/* not gone */
+	/* kreloc 0.3: */
+	enum kreloc_module_state state_code KRELOC_APPENDED;	/* state as a value */
 };
 
 /**
@@ -284,12 +350,22 @@ enum kreloc_mem_kind {
 	KRELOC_MEM_SECTION,		/* an ELF section of the .ko */
 };
 
+/* A region's or section's state (kreloc 0.3). */
+enum kreloc_mem_state {
+	KRELOC_MEM_STATE_OTHER = 0,	/* one a newer kreloc wrote: the state string says */
+	KRELOC_MEM_STATE_LIVE,		/* holds the record's code or data */
+	KRELOC_MEM_STATE_FREED,		/* init memory, freed when ->init returned */
+	KRELOC_MEM_STATE_GONE,		/* the record was unloaded */
+};
+
 struct kreloc_mem_info {
 	enum kreloc_mem_kind kind;
 	const char *name;
 	struct kreloc_value address, size;
 	const char *state;		/* live, freed, gone (or newer) */
 	bool placed;			/* a section holding code or data for the record's whole life */
+	/* kreloc 0.3: */
+	enum kreloc_mem_state state_code KRELOC_APPENDED;	/* state as a value */
 };
 
 /**
@@ -537,13 +613,14 @@ struct kreloc_files_opts {
  *
  * Return: 0, or -ENOTDIR (modules_dir), -ENOSYS (debuginfod asked for, but
  * not available: the message says why), -EINVAL (debuginfod without
- * DEBUGINFOD_URLS), -ENOMEM.
+ * DEBUGINFOD_URLS; @opts not valid, see the conventions), -ENOMEM.
  */
 KRELOC_API int kreloc_files_new(const struct kreloc_files_opts *opts, struct kreloc_files **files);
 
 /**
- * kreloc_files_free() - drop the caller's reference (NULL is ignored)
- * @files:	freed when the last resolver using it is freed too
+ * kreloc_files_free() - drop the caller's reference
+ * @files:	the object, or NULL (ignored); freed when the last resolver
+ *		using it is freed too
  */
 KRELOC_API void kreloc_files_free(struct kreloc_files *files);
 
@@ -586,30 +663,70 @@ struct kreloc_resolver_opts {
 
 /**
  * kreloc_resolver_new() - a resolver for one snapshot's addresses
- * @snap:	the snapshot; it must outlive the resolver
- * @opts:	where the symbols come from
+ * @snap:	the snapshot (the resolver takes a reference)
+ * @opts:	where the symbols come from, or NULL (the vmlinux of the
+ *		snapshot's build id, from where distributions install it)
  * @r:		set to the new resolver
  *
- * The core kernel's map must be of the snapshot's build: its release (a
- * vmlinux's linux_banner, a System.map-RELEASE name), build id (a
- * vmlinux's) and the snapshot's anchors are checked.  Modules' .ko files
+ * The core kernel's map must be of the snapshot's build, as its content
+ * says: a vmlinux's build id and linux_banner release, and any map's
+ * _text and the snapshot's anchors.  A file's name is no more than a hint
+ * (a System.map saved as System.map-host42 is taken when its content
+ * agrees).  Modules' .ko files
  * are found (by build id) when an address first falls in them.
  *
  * Return: 0, or -EBADMSG (a malformed map: "FILE:LINE: reason"), -ESTALE
  * (a file of another build or release), -ENODATA (a map without symbols),
  * -ENOENT (no file: for debuginfod the message names the build id looked
  * for), -ECONNREFUSED, -ETIME, -EHOSTUNREACH... (the server could not be
- * asked: try again), -ENOMEM.
+ * asked: try again), -EINVAL (@opts not valid, see the conventions),
+ * -ENOMEM.
  */
 KRELOC_API int kreloc_resolver_new(const struct kreloc_snapshot *snap,
 				   const struct kreloc_resolver_opts *opts,
 				   struct kreloc_resolver **r);
 
 /**
- * kreloc_resolver_free() - free a resolver (NULL is ignored)
- * @r:		the resolver
+ * kreloc_resolver_free() - free a resolver (and its references)
+ * @r:		the resolver, or NULL (ignored)
  */
 KRELOC_API void kreloc_resolver_free(struct kreloc_resolver *r);
+
+/* Options of kreloc_resolver_prefetch() (kreloc 0.3). */
+struct kreloc_prefetch_opts {
+	size_t sz;
+	unsigned int timeout_ms;	/* a bound on the time debuginfod servers are asked
+					 * for, or 0: none but theirs (DEBUGINFOD_TIMEOUT, per
+					 * attempt, times DEBUGINFOD_RETRY_LIMIT) */
+};
+
+/**
+ * kreloc_resolver_prefetch() - read every module record's file now, not on the hot path
+ * @r:		the resolver
+ * @opts:	options, or NULL (no bound)
+ *
+ * Finds, reads and checks the .ko of every module record of the snapshot
+ * (locally, then by build id from debuginfod), as the first address in
+ * each record would.  After it, nothing @r answers reads a file or asks a
+ * server: kreloc_resolve(), kreloc_resolve_at(), kreloc_resolve_why(),
+ * kreloc_resolve_candidates() and the kreloc_resolver_*() queries do no
+ * file or network I/O, so a profiler's loop never blocks.  Without it,
+ * each record's file is read when an address first falls in it.
+ *
+ * With @opts->timeout_ms, servers are asked for no longer than that in
+ * all: the request in flight when it runs out is abandoned (and not
+ * remembered as "no such file" in libdebuginfod's cache), nothing more is
+ * asked, and the records not fetched get KRELOC_FILE_UNAVAILABLE.
+ * Whatever it returns, every record is settled (its file, or why none).
+ * Other threads may resolve with @r meanwhile.
+ *
+ * Return: the number of records with a usable .ko (KRELOC_FILE_OK), or
+ * -ETIME (the time ran out), the error of a server that could not be
+ * asked (-ECONNREFUSED, -EHOSTUNREACH...: some records unavailable),
+ * -EINVAL (NULL @r, @opts not valid).
+ */
+KRELOC_API int kreloc_resolver_prefetch(struct kreloc_resolver *r,
+					const struct kreloc_prefetch_opts *opts);
 
 enum kreloc_place {
 	KRELOC_UNKNOWN = 0,
@@ -623,14 +740,16 @@ struct kreloc_addr_info {
 	const char *symbol;		/* NULL: no symbol, offset is from the section */
 	size_t symbol_len;
 	uint64_t offset;
-	const char *section;		/* core section (text, ...) or ELF section (.text, ...) */
+	const char *section;		/* core section (text, ...), ELF section (.text, ...), or
+					 * a module's region (text, ...) outside its sections */
 	int module;			/* record index, -1 for the core kernel */
 	const char *module_name;	/* NULL for the core kernel */
 	const char *module_state;	/* the record's state: live, gone, ... */
 	struct kreloc_value load_gen;
-	const char *note;		/* why a module address has no symbol, else NULL */
+	const char *note;		/* why the address has no symbol (a module's .ko not
+					 * found, past the end of the symbol before it...), or NULL */
 	/* kreloc 0.2: */
-	uint64_t symbol_size;		/* the symbol's st_size (modules), 0 if unknown */
+	uint64_t symbol_size;		/* its st_size (a module's, or a vmlinux's), 0 if unknown */
 	/*
 	 * The module records that held the address (at the time asked, or at
 	 * any time): 1 for a module address that resolved.  2 or more: it is
@@ -638,6 +757,20 @@ struct kreloc_addr_info {
 	 * (kreloc_resolve_candidates() lists them).
 	 */
 	unsigned int candidates;
+	/* kreloc 0.3: */
+	enum kreloc_module_state module_state_code KRELOC_APPENDED;	/* module_state's value */
+	uint64_t section_size;		/* section's size (a module section's from its .ko when
+					 * the record has none), 0 if unknown */
+	/*
+	 * An address past the end of the symbol before it (the symbol's size
+	 * known: a module's, or a vmlinux's), or past the end of a module's
+	 * sections (in its region's padding), is in no symbol: symbol is
+	 * NULL, offset is from section (the region then), note says which,
+	 * and these name the symbol it lies past, how far and its size.
+	 */
+	const char *past_symbol;	/* NULL if not past one */
+	uint64_t past_offset;		/* the address - past_symbol's start */
+	uint64_t past_size;		/* past_symbol's size (0: unknown, past the sections) */
 };
 
 /**
@@ -666,7 +799,7 @@ KRELOC_API int kreloc_resolve(const struct kreloc_resolver *r, uint64_t addr, un
  * @r:		the resolver
  * @addr:	the address
  * @flags:	KRELOC_RESOLVE_*
- * @when:	when it was seen (NULL: as kreloc_resolve())
+ * @when:	when it was seen, or NULL (as kreloc_resolve())
  * @info:	filled in
  * @sz:		sizeof(*info)
  *
@@ -690,10 +823,12 @@ typedef int (*kreloc_candidate_fn_t)(void *ctx, const struct kreloc_addr_info *i
  * @addr:	a runtime address
  * @when:	when it was seen, or NULL for at any time
  * @fn:		called with each record's resolution, newest record first
- *		(info->candidates holds their number); nonzero stops
- * @ctx:	passed to @fn
+ *		(info->candidates holds their number); nonzero stops (see the
+ *		conventions)
+ * @ctx:	passed to @fn, or NULL
  *
- * Return: the number of records, or @fn's nonzero value.
+ * Return: the number of records, or the stop (@fn's value if negative,
+ * else -ECANCELED), -EINVAL.
  */
 KRELOC_API int kreloc_resolve_candidates(const struct kreloc_resolver *r, uint64_t addr,
 					 const struct kreloc_time *when,
@@ -710,7 +845,8 @@ KRELOC_API int kreloc_resolve_candidates(const struct kreloc_resolver *r, uint64
  *		the records as NAME@LOAD_GEN)...
  * @len:	its size
  *
- * Return: @buf.
+ * Return: @buf (with a NULL @r, the words say so), or NULL for a NULL
+ * @buf or a zero @len.
  */
 KRELOC_API const char *kreloc_resolve_why(const struct kreloc_resolver *r, uint64_t addr,
 					  unsigned int flags, char *buf, size_t len);
@@ -720,11 +856,11 @@ KRELOC_API const char *kreloc_resolve_why(const struct kreloc_resolver *r, uint6
  * @r:		the resolver
  * @addr:	the address
  * @flags:	KRELOC_RESOLVE_*
- * @when:	as given to kreloc_resolve_at()
+ * @when:	as given to kreloc_resolve_at(), or NULL
  * @buf:	as kreloc_resolve_why(), and: no record held it then
  * @len:	its size
  *
- * Return: @buf.
+ * Return: as kreloc_resolve_why().
  */
 KRELOC_API const char *kreloc_resolve_why_at(const struct kreloc_resolver *r, uint64_t addr,
 					     unsigned int flags, const struct kreloc_time *when,
@@ -743,7 +879,7 @@ struct kreloc_file_info {
  * @info:	filled in (path NULL for a resolver without core symbols)
  * @sz:		sizeof(*info)
  *
- * Return: 0, or -EINVAL.
+ * Return: 0, or -EINVAL (NULL @r or @info).
  */
 KRELOC_API int kreloc_resolver_core_file(const struct kreloc_resolver *r,
 					 struct kreloc_file_info *info, size_t sz);
@@ -754,7 +890,8 @@ struct kreloc_symbol {
 	char type;
 	const char *name;
 	/* kreloc 0.2: */
-	uint64_t size;			/* st_size where the source has one, else 0 */
+	uint64_t size;			/* st_size where the source has one (a .ko, a vmlinux;
+					 * not a map), a section's size for sections; else 0 */
 };
 
 typedef int (*kreloc_symbol_fn_t)(void *ctx, const struct kreloc_symbol *sym);
@@ -762,15 +899,16 @@ typedef int (*kreloc_symbol_fn_t)(void *ctx, const struct kreloc_symbol *sym);
 /**
  * kreloc_resolver_core_symbols() - the core kernel's symbols of this boot
  * @r:		the resolver
- * @fn:		called for each in the map's order; a nonzero return stops
- * @ctx:	passed to @fn
+ * @fn:		called for each in the map's order; nonzero stops
+ * @ctx:	passed to @fn, or NULL
  * @left_out:	set to the number of symbols in sections without a
- *		published offset, which are not given (may be NULL)
+ *		published offset, which are not given; or NULL
  *
  * Absolute symbols, and x86_64's per-CPU ones below the lowest section,
  * are given unmoved, as /proc/kallsyms lists them.
  *
- * Return: 0, @fn's nonzero value, or -ENODATA (no core symbols).
+ * Return: 0, the stop (@fn's value if negative, else -ECANCELED), or
+ * -ENODATA (no core symbols).
  */
 KRELOC_API int kreloc_resolver_core_symbols(const struct kreloc_resolver *r,
 					    kreloc_symbol_fn_t fn, void *ctx, size_t *left_out);
@@ -780,6 +918,9 @@ enum kreloc_file_status {
 	KRELOC_FILE_MISSING,		/* no file: no directory, no file of the name or build id */
 	KRELOC_FILE_MISMATCH,		/* a file, but not the module that was loaded */
 	KRELOC_FILE_UNAVAILABLE,	/* debuginfod could not be asked (down, too slow) */
+	/* kreloc 0.3: */
+	KRELOC_FILE_CORRUPT,		/* a file that may be the one cannot be read: truncated,
+					 * bad compression, not ELF (why says which file and why) */
 };
 
 struct kreloc_module_file_info {
@@ -825,10 +966,10 @@ KRELOC_API int kreloc_resolver_module_image(const struct kreloc_resolver *r, siz
  * @fn:		called for each symbol of a placed section (see
  *		kreloc_mem_info.placed), with the letter /proc/kallsyms
  *		gives it (upper case when the module exports it)
- * @ctx:	passed to @fn
+ * @ctx:	passed to @fn, or NULL
  *
- * Return: the number of symbols, @fn's nonzero value (negative: as is),
- * or -ENOENT (no usable file), -ERANGE.
+ * Return: the number of symbols, the stop (@fn's value if negative, else
+ * -ECANCELED), or -ENOENT (no usable file), -ERANGE.
  */
 KRELOC_API int kreloc_resolver_module_symbols(const struct kreloc_resolver *r, size_t mod,
 					      kreloc_symbol_fn_t fn, void *ctx);
@@ -840,7 +981,7 @@ KRELOC_API int kreloc_resolver_module_symbols(const struct kreloc_resolver *r, s
  * @fn:		called for each symbol of every section the record placed,
  *		its init sections included when they are freed (their
  *		addresses held them while ->init ran), with its st_size
- * @ctx:	passed to @fn
+ * @ctx:	passed to @fn, or NULL
  *
  * What a profiler needs for samples taken at any time of the record's
  * life (kreloc_snapshot_module_time() says when each region lived).
@@ -857,9 +998,10 @@ KRELOC_API int kreloc_resolver_module_symbols_all(const struct kreloc_resolver *
  * @fn:		called with each section the kernel placed for the record's
  *		life that the .ko loads (allocated, non-empty), in record
  *		order; its sym has the section's name and address, type 0
- * @ctx:	passed to @fn
+ * @ctx:	passed to @fn, or NULL
  *
- * Return: the number of sections, @fn's nonzero value, or -ENOENT, -ERANGE.
+ * Return: the number of sections, the stop (@fn's value if negative, else
+ * -ECANCELED), or -ENOENT, -ERANGE.
  */
 KRELOC_API int kreloc_resolver_module_sections(const struct kreloc_resolver *r, size_t mod,
 					       kreloc_symbol_fn_t fn, void *ctx);
