@@ -10,7 +10,8 @@
  * The files of module/ are this layer's too: state/modules.c tells it of
  * each record made and dropped (kreloc_modules_listen()), and it keeps one
  * file per record (NAME@LOAD_GEN) and one per name (NAME, the newest).
- * The text of every file but lookup is text.c's.
+ * The same listener tells dump.c of every change, which it publishes for
+ * crash dumps.  The text of every file but lookup is text.c's.
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -155,9 +156,18 @@ static void kreloc_mfiles_dropped(const char *name, u64 gen, bool last)
 		kreloc_mfile_del(name);
 }
 
-static const struct kreloc_modules_listener kreloc_mfiles_listener = {
+static void kreloc_records_dropped(const char *name, u64 gen, bool last)
+{
+	kreloc_mfiles_dropped(name, gen, last);
+	kreloc_dump_dropped(name, gen);
+}
+
+static const struct kreloc_modules_listener kreloc_records_listener = {
 	.added		= kreloc_mfiles_added,
-	.dropped	= kreloc_mfiles_dropped,
+	.dropped	= kreloc_records_dropped,
+	.begin		= kreloc_dump_begin,
+	.changed	= kreloc_dump_changed,
+	.end		= kreloc_dump_end,
 };
 
 /*
@@ -196,7 +206,7 @@ int kreloc_debugfs_init(const struct kreloc_core *core)
 	d = debugfs_create_file("lookup", 0600, kreloc_dir, NULL, &kreloc_lookup_fops);
 	if (IS_ERR(d))
 		goto fail;
-	kreloc_modules_listen(&kreloc_mfiles_listener);
+	kreloc_modules_listen(&kreloc_records_listener);
 	return 0;
 fail:
 	debugfs_remove_recursive(kreloc_dir);
