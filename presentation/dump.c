@@ -50,6 +50,7 @@
 #include "state/state.h"
 #include "presentation/presentation.h"
 #include "lib/kreloc_dump.h"
+#include "base/hooks.h"
 
 /* Slots of the core kernel's text; records take the others. */
 enum { KRELOC_SLOT_INFO, KRELOC_SLOT_SECTIONS, KRELOC_SLOT_ANCHORS, KRELOC_SLOTS_CORE };
@@ -265,6 +266,7 @@ void kreloc_dump_changed(const char *name, u64 load_gen)
 
 	snprintf(r.spec, sizeof(r.spec), "%s@%llu", name, load_gen);
 	mutex_lock(&kreloc_dump_lock);
+	kreloc_hook_dump_changed(name);
 	if (!kreloc_desc)
 		goto out;
 	b = kreloc_blob_new(KRELOC_DUMP_RECORD, kreloc_rec_blob_show, &r);
