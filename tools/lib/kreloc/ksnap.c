@@ -35,6 +35,7 @@ void ksnap_free(struct ksnap *s)
 	free(s->status);
 	free(s->init);
 	free(s->linked_source);
+	free(s->vmcore_busy);
 	for (i = 0; i < s->nr_anchors; i++) {
 		free(s->anchors[i].name);
 		free(s->anchors[i].section);
@@ -493,6 +494,9 @@ static const struct hdr_key {
 	/* info's name for when it was read: a snapshot's TAKEN */
 	{ "NOW_LOCAL_NS", H_DEC, offsetof(struct ksnap, taken[KS_LOCAL]), 0 },
 	{ "NOW_MONO_NS", H_DEC, offsetof(struct ksnap, taken[KS_MONO]), 0 },
+	{ "VMCORE_TORN", H_DEC, offsetof(struct ksnap, vmcore_torn), 0 },
+	{ "VMCORE_UNPUBLISHED", H_DEC, offsetof(struct ksnap, vmcore_unpublished), 0 },
+	{ "VMCORE_BUSY", H_STR, offsetof(struct ksnap, vmcore_busy), 0 },
 	{ NULL, H_STR, 0, 0 },
 };
 
@@ -816,6 +820,11 @@ int ksnap_write(const struct ksnap *s, FILE *f)
 	put(&w, "SINCE_MONO_NS %s\n", kval_dec(a, &s->since[KS_MONO]));
 	put(&w, "INIT_FREED_BY_LOCAL_NS %s\n", kval_dec(a, &s->init_freed_by[KS_LOCAL]));
 	put(&w, "INIT_FREED_BY_MONO_NS %s\n", kval_dec(a, &s->init_freed_by[KS_MONO]));
+	if (s->vmcore_torn.ok) {
+		put(&w, "VMCORE_TORN %s\n", kval_dec(a, &s->vmcore_torn));
+		put(&w, "VMCORE_UNPUBLISHED %s\n", kval_dec(a, &s->vmcore_unpublished));
+		put(&w, "VMCORE_BUSY %s\n", str_or_dash(s->vmcore_busy));
+	}
 	put(&w, "# core NAME LINKED RUNTIME SIZE OFFSET STATUS\n");
 	for (i = 0; i < s->nr_core; i++) {
 		const struct ks_core *k = &s->core[i];
