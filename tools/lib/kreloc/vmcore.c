@@ -233,25 +233,23 @@ static int read_phdrs(struct vc *v, uint64_t phoff, unsigned int phentsize, size
 		free(ph);
 		return fail(v, EBADMSG, "truncated: its program headers end past the end of the file");
 	}
+/* Program header i, of type T, its addresses read with G. */
+#define VC_PHDR(T, G) do {						\
+		T p;							\
+									\
+		memcpy(&p, raw + i * want, sizeof(p));			\
+		ph[i].type = g32(v, p.p_type);				\
+		ph[i].off = G(v, p.p_offset);				\
+		ph[i].paddr = G(v, p.p_paddr);				\
+		ph[i].filesz = G(v, p.p_filesz);			\
+	} while (0)
 	for (i = 0; i < phnum; i++) {
-		if (v->bits == 64) {
-			Elf64_Phdr p;
-
-			memcpy(&p, raw + i * want, sizeof(p));
-			ph[i].type = g32(v, p.p_type);
-			ph[i].off = g64(v, p.p_offset);
-			ph[i].paddr = g64(v, p.p_paddr);
-			ph[i].filesz = g64(v, p.p_filesz);
-		} else {
-			Elf32_Phdr p;
-
-			memcpy(&p, raw + i * want, sizeof(p));
-			ph[i].type = g32(v, p.p_type);
-			ph[i].off = g32(v, p.p_offset);
-			ph[i].paddr = g32(v, p.p_paddr);
-			ph[i].filesz = g32(v, p.p_filesz);
-		}
+		if (v->bits == 64)
+			VC_PHDR(Elf64_Phdr, g64);
+		else
+			VC_PHDR(Elf32_Phdr, g32);
 	}
+#undef VC_PHDR
 	free(raw);
 	*out = ph;
 	return 0;
@@ -326,29 +324,24 @@ static int vc_open(struct vc *v)
 	v->bits = id[EI_CLASS] == ELFCLASS64 ? 64 : 32;
 	v->big = id[EI_DATA] == ELFDATA2MSB;
 	v->swap = v->big == (*(const unsigned char *)&one == 1);
-	if (v->bits == 64) {
-		Elf64_Ehdr e;
-
-		if (read_at(v, &e, sizeof(e), 0))
-			return fail(v, EBADMSG, "truncated ELF header");
-		type = g16(v, e.e_type);
-		v->machine = g16(v, e.e_machine);
-		phoff = g64(v, e.e_phoff);
-		shoff = g64(v, e.e_shoff);
-		phentsize = g16(v, e.e_phentsize);
-		phnum = g16(v, e.e_phnum);
-	} else {
-		Elf32_Ehdr e;
-
-		if (read_at(v, &e, sizeof(e), 0))
-			return fail(v, EBADMSG, "truncated ELF header");
-		type = g16(v, e.e_type);
-		v->machine = g16(v, e.e_machine);
-		phoff = g32(v, e.e_phoff);
-		shoff = g32(v, e.e_shoff);
-		phentsize = g16(v, e.e_phentsize);
-		phnum = g16(v, e.e_phnum);
-	}
+/* The fields of an ELF header of type T, its addresses read with G. */
+#define VC_EHDR(T, G) do {							\
+		T e;								\
+									\
+		if (read_at(v, &e, sizeof(e), 0))				\
+			return fail(v, EBADMSG, "truncated ELF header");	\
+		type = g16(v, e.e_type);					\
+		v->machine = g16(v, e.e_machine);				\
+		phoff = G(v, e.e_phoff);					\
+		shoff = G(v, e.e_shoff);					\
+		phentsize = g16(v, e.e_phentsize);				\
+		phnum = g16(v, e.e_phnum);					\
+	} while (0)
+	if (v->bits == 64)
+		VC_EHDR(Elf64_Ehdr, g64);
+	else
+		VC_EHDR(Elf32_Ehdr, g32);
+#undef VC_EHDR
 	if (type != ET_CORE)
 		return fail(v, EBADMSG, "an ELF file of type %u, not a crash dump (ET_CORE): a "
 			    "vmlinux or a module is not a dump", type);
@@ -484,18 +477,18 @@ static int find_descs(struct vc *v, struct vdesc *found, size_t *nr)
 		return fail(v, ENOMEM, "out of memory");
 	for (i = 0; i < v->nr_seg && !ret; i++) {
 		const struct vseg *s = &v->seg[i];
-		uint64_t done;
+		uint64_t end = s->paddr + s->len, pa;
 
-		for (done = 0; done < s->len && !ret; done += VC_CHUNK) {
-			uint64_t n = s->len - done < VC_CHUNK ? s->len - done : VC_CHUNK;
-			uint64_t pa = s->paddr + done, p;
+		/* In chunks that start at a boundary: none has a magic cut in two. */
+		pa = (s->paddr + KRELOC_DUMP_ALIGN - 1) & ~(uint64_t)(KRELOC_DUMP_ALIGN - 1);
+		for (; pa < end && !ret; pa += VC_CHUNK) {
+			uint64_t n = end - pa < VC_CHUNK ? end - pa : VC_CHUNK, p;
 
-			if (read_at(v, buf, (size_t)n, s->off + done)) {
+			if (read_at(v, buf, (size_t)n, s->off + (pa - s->paddr))) {
 				ret = fail(v, EIO, "reading it: %s", strerror(errno));
 				break;
 			}
-			p = (pa + KRELOC_DUMP_ALIGN - 1) & ~(uint64_t)(KRELOC_DUMP_ALIGN - 1);
-			for (; p - pa + KRELOC_DUMP_MAGIC_LEN <= n; p += KRELOC_DUMP_ALIGN) {
+			for (p = pa; p - pa + KRELOC_DUMP_MAGIC_LEN <= n; p += KRELOC_DUMP_ALIGN) {
 				int r;
 
 				if (memcmp(buf + (p - pa), KRELOC_DUMP_MAGIC, KRELOC_DUMP_MAGIC_LEN))
