@@ -115,7 +115,7 @@ part() { tr -d '\r' < "$1" | sed -n "/^$2-BEGIN\$/,/^$2-END\$/p" | sed '1d;$d'; 
 # wait_for FILE PATTERN SECONDS VMPID: 0 once FILE has PATTERN.
 wait_for() {
 	local t=0
-	until tr -d '\r' < "$1" 2>/dev/null | grep -qE "$2"; do
+	until [ -f "$1" ] && tr -d '\r' < "$1" | grep -qE "$2"; do
 		kill -0 "$4" 2>/dev/null || return 1
 		[ $t -lt "$3" ] || return 1
 		sleep 0.5
@@ -130,38 +130,42 @@ qemu_quit() { python3 "$top/rig/qmp.py" --timeout 30 "$1" quit '{}' > /dev/null 
 
 # 512 MiB: a smaller dump to write and read; QEMU takes the last -m.
 vm_opts="-m 512 -device vmcoreinfo"
+# boot_vm N STAGE [QEMU OPTIONS...]: guest N in the background ($vm), its QMP
+# socket qmpN.sock, its console consoleN.log, its job's output outN.log.
+boot_vm() {
+	local n="$1" stage="$2"
+	shift 2
+	KRELOC_QEMU_EXTRA="$vm_opts -qmp unix:$work/qmp$n.sock,server=on,wait=off $*" \
+		KRELOC_VM_TIMEOUT=600 "$top/rig/run-vm.sh" --expect-panic "$envf" "$stage" \
+		"$work/console$n.log" "" "$work/out$n.log" &
+	vm=$!
+}
+# dump_at_panic N FILE: when guest N panics, dump it into FILE and end it;
+# sets dumped (1 if it did) and vm_rc (run-vm.sh's exit).
+dump_at_panic() {
+	dumped=0
+	if wait_for "$work/console$1.log" 'Kernel panic' 300 $vm; then
+		dump "$work/qmp$1.sock" "$2" && dumped=1
+	fi
+	qemu_quit "$work/qmp$1.sock"
+	vm_rc=0
+	wait $vm || vm_rc=$?
+}
 b1=$(date +%s)
-KRELOC_QEMU_EXTRA="$vm_opts -qmp unix:$work/qmp1.sock,server=on,wait=off
-	-chardev socket,id=ctl,path=$work/ctl.sock,server=on,wait=off
-	-device isa-serial,chardev=ctl,index=2" KRELOC_VM_TIMEOUT=600 \
-	"$top/rig/run-vm.sh" --expect-panic "$envf" "$work/stage" "$work/console1.log" "" \
-	"$work/out1.log" &
-vm=$!
-nokreloc_dumped=0 crash_dumped=0
+boot_vm 1 "$work/stage" -chardev "socket,id=ctl,path=$work/ctl.sock,server=on,wait=off" \
+	-device isa-serial,chardev=ctl,index=2
 if wait_for "$work/out1.log" '^DUMP-NOW' 240 $vm; then
-	dump "$work/qmp1.sock" "$work/vmcore-nokreloc" && nokreloc_dumped=1
+	dump "$work/qmp1.sock" "$work/vmcore-nokreloc"
 	python3 -c 'import socket, sys
 s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(b"go\n"); s.close()' \
 		"$work/ctl.sock" || log "cannot tell the guest to go on"
 fi
-if wait_for "$work/console1.log" 'Kernel panic' 240 $vm; then
-	dump "$work/qmp1.sock" "$work/vmcore" && crash_dumped=1
-fi
-qemu_quit "$work/qmp1.sock"
-vm1_rc=0
-wait $vm || vm1_rc=$?
+dump_at_panic 1 "$work/vmcore"
+crash_dumped=$dumped vm1_rc=$vm_rc
 b2=$(date +%s)
-KRELOC_QEMU_EXTRA="$vm_opts -qmp unix:$work/qmp2.sock,server=on,wait=off" KRELOC_VM_TIMEOUT=600 \
-	"$top/rig/run-vm.sh" --expect-panic "$envf" "$work/stall" "$work/console2.log" "" \
-	"$work/out2.log" &
-vm=$!
-stall_dumped=0
-if wait_for "$work/console2.log" 'Kernel panic' 300 $vm; then
-	dump "$work/qmp2.sock" "$work/vmcore-stall" && stall_dumped=1
-fi
-qemu_quit "$work/qmp2.sock"
-vm2_rc=0
-wait $vm || vm2_rc=$?
+boot_vm 2 "$work/stall"
+dump_at_panic 2 "$work/vmcore-stall"
+vm2_rc=$vm_rc
 b3=$(date +%s)
 tr -d '\r' < "$work/out1.log" > "$work/out1"
 tr -d '\r' < "$work/out2.log" > "$work/out2"
@@ -205,13 +209,17 @@ rc_nok=0 rc_dump=0 rc_trunc=0 rc_torn=0 rc_stall=0 rc_res=0 rc_old=0
 "$K" snapshot --vmcore "$work/vmcore-nokreloc" -o "$work/nokreloc.snap" \
 	> "$work/nokreloc.out" 2> "$work/nokreloc.err" || rc_nok=$?
 "$K" snapshot --vmcore "$work/vmcore" -o "$work/dump.snap" 2> "$work/dump.err" || rc_dump=$?
-head -c $((16 << 20)) "$work/vmcore" > "$work/vmcore-truncated" 2>/dev/null || true
-"$K" snapshot --vmcore "$work/vmcore-truncated" -o "$work/trunc.snap" 2> "$work/trunc.err" || rc_trunc=$?
-rm -f "$work/vmcore-truncated"
+head -c $((16 << 20)) "$work/vmcore" > "$work/vmcore-cut" 2>/dev/null || true
+"$K" snapshot --vmcore "$work/vmcore-cut" -o "$work/trunc.snap" 2> "$work/trunc.err" || rc_trunc=$?
+rm -f "$work/vmcore-cut"
 # Every address was seen at the crash: TAKEN, the panic's time.
 taken=$(hdr "$work/dump.snap" TAKEN_LOCAL_NS)
-at=$(printf '%d.%09d' $(( ${taken:-0} / 1000000000 )) $(( ${taken:-0} % 1000000000 )))
-sed "s/\$/@$at/" "$work/addrs" | "$K" resolve --snapshot "$work/dump.snap" --system-map "$map" \
+at=""
+case "$taken" in
+"" | *[!0-9]*) ;;
+*) at=$(printf '%d.%09d' $((taken / 1000000000)) $((taken % 1000000000))) ;;
+esac
+sed "s/\$/${at:+@$at}/" "$work/addrs" | "$K" resolve --snapshot "$work/dump.snap" --system-map "$map" \
 	--modules-dir "$work/ko" --freed - > "$work/resolved" 2> "$work/resolve.err" || rc_res=$?
 # ... and without the time: the memory kreloc_crash had was kreloc's init text before
 "$K" resolve --snapshot "$work/dump.snap" --system-map "$map" --modules-dir "$work/ko" \
@@ -329,7 +337,7 @@ live_taken=$(hdr "$work/live.snap" TAKEN_LOCAL_NS)
 		sh -c '[ "$1" = 3 ] && grep -q "has no Program.relocatable_module()" "$2" && [ ! -s "$3" ]' sh \
 		"$rc_old" "$work/drgn-old.err" "$work/drgn-old.out"
 	check 11 "a truncated dump (its first 16 MiB): exit 1, 'truncated' (exit $rc_trunc: $(head -c 200 "$work/trunc.err"))" \
-		sh -c '[ "$1" = 1 ] && grep -q "truncated" "$2" && [ ! -s "$3" ]' sh "$rc_trunc" \
+		sh -c '[ "$1" = 1 ] && grep -q ": truncated: PT_LOAD" "$2" && [ ! -s "$3" ]' sh "$rc_trunc" \
 		"$work/trunc.err" "$work/trunc.snap"
 	check 12 "one byte of kreloc_crash's record changed in the dump (${torn:-not found}): that record left out with a warning, VMCORE_TORN 1, every other as before (exit $rc_torn: $(head -c 200 "$work/torn.err"))" \
 		torn_ok
