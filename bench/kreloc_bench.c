@@ -278,6 +278,42 @@ static void bench_load(const char *ko, const char *stripped, const char *dummy,
 	       median(r, LOADS) * 1e3, median(u, LOADS) * 1e3);
 }
 
+/*
+ * A module event's cost with kreloc loaded: insmod and rmmod of dummy,
+ * without kreloc and with it (its notifier, the record, the record's text
+ * written again for crash dumps), alternating round by round, each after
+ * a pause for the deferred work of the one before.
+ */
+static void bench_events(const char *ko, const char *dummy)
+{
+	static const struct timespec settle = { .tv_nsec = 200000000 };
+	static double l[2][LOADS], u[2][LOADS];
+	int i, with, info;
+
+	for (i = 0; i < 2 * LOADS; i++) {
+		with = i % 2;
+		syscall(SYS_delete_module, "kreloc", O_NONBLOCK);
+		if (with) {
+			if (load_time(ko, "kreloc", "") < 0)
+				return;
+			/* the setup's end, and its scan: an open of info waits for it */
+			info = open(KDIR "/info", O_RDONLY);
+			if (info >= 0)
+				close(info);
+		}
+		nanosleep(&settle, NULL);
+		l[with][i / 2] = load_time(dummy, "dummy", "");
+		nanosleep(&settle, NULL);
+		u[with][i / 2] = unload_time("dummy");
+		nanosleep(&settle, NULL);
+	}
+	syscall(SYS_delete_module, "kreloc", O_NONBLOCK);
+	printf("BENCH a module event with kreloc loaded (median of %d): insmod dummy %.2f ms, %.2fx without kreloc (%.2f ms); rmmod dummy %.2f ms, %.2fx without (%.2f ms)\n",
+	       LOADS, median(l[1], LOADS) * 1e3, median(l[1], LOADS) / median(l[0], LOADS),
+	       median(l[0], LOADS) * 1e3, median(u[1], LOADS) * 1e3,
+	       median(u[1], LOADS) / median(u[0], LOADS), median(u[0], LOADS) * 1e3);
+}
+
 /* The kernel log since boot, as one string (static buffer). */
 static const char *kmsg(void)
 {
@@ -416,6 +452,7 @@ int main(int argc, char **argv)
 	}
 	setlinebuf(stdout);
 	bench_load(argv[1], argv[2], argv[4], argv[5], argv[6]);
+	bench_events(argv[1], argv[4]);
 	bench_profile(argv[3], "", "init and setup");
 	bench_profile(argv[3], "test_anchors_by_name=1", "every anchor looked up by name");
 	bench_lookup_kernel(argv[3]);
