@@ -228,15 +228,17 @@ sed "s/\$/${at:+@$at}/" "$work/addrs" | "$K" resolve --snapshot "$work/dump.snap
 tr -d '\r' < "$work/console1.log" | sed -n '/BUG: unable to handle page fault/,/end trace/p' |
 	"$K" resolve --snapshot "$work/dump.snap" --system-map "$map" --modules-dir "$work/ko" \
 	--text --clock perf --freed > "$work/oops-resolved" 2> "$work/oops.err" || true
-# drgn 0.0.31: kreloc_drgn.py names the addresses from the dump and the .ko.
+# drgn 0.0.31: kreloc_drgn.py, run by drgn on the dump as README.md says,
+# names the addresses from the dump and the .ko.
 cp "$top/tools/cli/kreloc_drgn.py" "$work/"
-IN_ROOT_CACHE=1 in_root "$trixie" python3 "$work/kreloc_drgn.py" --vmcore "$work/vmcore" \
+# shellcheck disable=SC2046
+IN_ROOT_CACHE=1 in_root "$trixie" drgn -q -c "$work/vmcore" "$work/kreloc_drgn.py" \
 	--snapshot "$work/dump.snap" --modules-dir "$work/ko" $(cat "$work/addrs") \
 	> "$work/drgn.out" 2> "$work/drgn.err" || true
 drgn_new=$(IN_ROOT_CACHE=1 in_root "$trixie" python3 -c 'import drgn; print(drgn.__version__)' 2>/dev/null || echo none)
 # (Debian's python3, which Debian's python3-drgn is for)
 drgn_old=$(/usr/bin/python3 -c 'import drgn; print(drgn.__version__)' 2>/dev/null || echo none)
-/usr/bin/python3 "$work/kreloc_drgn.py" --vmcore "$work/vmcore" --snapshot "$work/dump.snap" \
+/usr/bin/drgn -q -c "$work/vmcore" "$work/kreloc_drgn.py" --snapshot "$work/dump.snap" \
 	--modules-dir "$work/ko" > "$work/drgn-old.out" 2> "$work/drgn-old.err" || rc_old=$?
 # A torn record: one byte of kreloc_crash's record changed in the dump.
 torn=$(python3 "$top/tests/vmcore/blob.py" flip "$work/vmcore" kreloc_crash 2> "$work/blob.err") || torn=""
@@ -329,7 +331,7 @@ live_taken=$(hdr "$work/live.snap" TAKEN_LOCAL_NS)
 	check 7 "the Oops from the console, kreloc resolve --text --clock perf --freed (printk's times): the RIP line names $(awk 'NR == 1 {print $2}' "$work/truth") [kreloc_crash@$gen] freed" \
 		grep -q "RIP: 0010:$rip <$(awk 'NR == 1 {print $2}' "$work/truth") \\[kreloc_crash@$gen\\] freed>" \
 		"$work/oops-resolved"
-	check 8 "drgn $drgn_new with kreloc_drgn.py names them the same, in a module kreloc_crash@$gen (unloaded)" \
+	check 8 "drgn $drgn_new (drgn -c DUMP kreloc_drgn.py) names them the same, in a module kreloc_crash@$gen (unloaded)" \
 		drgn_names
 	check 9 "drgn $drgn_new gives each the source line addr2line reads in the .ko at its sysfs .text offset" \
 		lines_match
