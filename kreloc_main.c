@@ -80,6 +80,7 @@ static void kreloc_setup(struct work_struct *work)
 	if (ret)
 		pr_err("setup failed (%s): every file answers it; see the messages before\n",
 		       kreloc_errname(ret, name));
+	kreloc_dump_setup_done(&kreloc_core, ret);
 	kreloc_setup_done(ret);
 	kreloc_hook_mark("setup done");
 }
@@ -109,8 +110,14 @@ static int __init kreloc_init(void)
 	ret = kreloc_modules_init();
 	if (ret)
 		return ret;
+	ret = kreloc_dump_init();
+	if (ret) {
+		kreloc_modules_exit();
+		return ret;
+	}
 	ret = kreloc_debugfs_init(&kreloc_core);
 	if (ret) {
+		kreloc_dump_exit();
 		kreloc_modules_exit();
 		return ret;
 	}
@@ -123,6 +130,7 @@ static void __exit kreloc_exit(void)
 {
 	flush_work(&kreloc_setup_work);
 	kreloc_debugfs_exit();
+	kreloc_dump_exit();
 	kreloc_modules_exit();
 	kreloc_core_exit(&kreloc_core);
 	kreloc_ksym_exit();

@@ -32,6 +32,7 @@ bool kreloc_hook_anchors_by_name(void);
 unsigned long kreloc_hook_kprobe_addr(unsigned long addr, const void *nosym);
 bool kreloc_hook_no_iterators(void);
 const char *kreloc_hook_module_list(void);
+void kreloc_hook_dump_changed(const char *name);
 #else
 static inline void kreloc_hook_announce(void)
 {
@@ -91,6 +92,10 @@ static inline bool kreloc_hook_no_iterators(void)
 static inline const char *kreloc_hook_module_list(void)
 {
 	return NULL;
+}
+
+static inline void kreloc_hook_dump_changed(const char *name)
+{
 }
 #endif
 

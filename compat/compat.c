@@ -10,7 +10,9 @@
  *  - x86 IBT: is_endbr() became out of line and unexported (7.3: it takes a
  *    pointer); its test is __is_endbr(), inline in <asm/ibt.h>;
  *  - the VMCOREINFO note's declarations moved from crash_core.h to
- *    vmcore_info.h in v6.10.
+ *    vmcore_info.h in v6.10;
+ *  - the panic notifier list moved from kernel.h to panic_notifier.h in
+ *    v5.14.
  *
  * Two more differences live where the code that meets them does, each
  * still detected by Kbuild: the prototypes of the kallsyms iterators
@@ -36,6 +38,9 @@
 #ifdef CONFIG_X86_KERNEL_IBT
 #include <asm/ibt.h>
 #endif
+#ifdef KRELOC_HAVE_PANIC_NOTIFIER_H
+#include <linux/panic_notifier.h>
+#endif
 #include "base/base.h"
 #include "compat/compat.h"
 #include "lib/kreloc_note.h"
@@ -57,6 +62,13 @@ bool kreloc_init_freed(void)
 #else
 	return system_state >= SYSTEM_RUNNING;
 #endif
+}
+
+int kreloc_compat_panic_notifier(struct notifier_block *nb, bool on)
+{
+	if (on)
+		return atomic_notifier_chain_register(&panic_notifier_list, nb);
+	return atomic_notifier_chain_unregister(&panic_notifier_list, nb);
 }
 
 #ifdef CONFIG_X86_64

@@ -29,6 +29,7 @@
 #endif
 
 struct module;
+struct notifier_block;
 
 /* Memory regions of a module, as kreloc names them. */
 enum kreloc_region_type {
@@ -83,6 +84,18 @@ int kreloc_compat_vmcoreinfo_hex(const char *key, u64 *val);
  * @out (at most @max), or the errors above (-EINVAL for a malformed value).
  */
 int kreloc_compat_vmcoreinfo_bytes(const char *key, u8 *out, size_t max);
+
+/**
+ * kreloc_compat_panic_notifier() - be told of panic(), or no longer
+ * @nb:		the notifier, called in panic() before the kernel stops
+ * @on:		true to register @nb, false to unregister it
+ *
+ * panic_notifier_list is in <linux/panic_notifier.h> since v5.14, in
+ * <linux/kernel.h> before.
+ *
+ * Return: 0 or the notifier chain's -errno.
+ */
+int kreloc_compat_panic_notifier(struct notifier_block *nb, bool on);
 
 /**
  * kreloc_compat_is_endbr() - the kernel's is_endbr() test (x86_64)

@@ -32,6 +32,7 @@ typedef unsigned char u8;
 typedef unsigned short u16;
 typedef unsigned int u32;
 typedef unsigned long long u64;
+typedef int s32;
 typedef long long s64;
 
 /* The kernel's hex_to_bin() (lib/hexdump.c): a hex digit's value, or -1. */

@@ -29,6 +29,10 @@
 #                       kernel; a CONFIG_RELOCATABLE_TEST kernel then runs
 #                       there instead of copying itself down to 0
 #   --timeout SECONDS   default $KRELOC_VM_TIMEOUT or 600
+#   --expect-panic      the job ends the kernel with a panic, which the
+#                       caller dumps before it ends QEMU (rig/vm-vmcore.sh):
+#                       the run succeeds when /init ran and the kernel then
+#                       panicked, not when the job finished
 # With the rig's own initramfs a boot must reach /init within
 # $KRELOC_VM_INIT_TIMEOUT seconds (default 240); one that dies or hangs
 # before it is booted once more.
@@ -36,7 +40,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-initrd="" kernel="" disk="" kaddr="" timeout_s="${KRELOC_VM_TIMEOUT:-600}"
+initrd="" kernel="" disk="" kaddr="" expect_panic="" timeout_s="${KRELOC_VM_TIMEOUT:-600}"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--initrd) initrd="$2"; shift 2 ;;
@@ -44,6 +48,7 @@ while [ $# -gt 0 ]; do
 	--disk) disk="$2"; shift 2 ;;
 	--kernel-addr) kaddr="$2"; shift 2 ;;
 	--timeout) timeout_s="$2"; shift 2 ;;
+	--expect-panic) expect_panic=1; shift ;;
 	--) shift; break ;;
 	-*) die "run-vm.sh: unknown option $1" ;;
 	*) break ;;
@@ -169,6 +174,11 @@ fi
 if [ $rc -eq 124 ]; then
 	log "timeout after ${timeout_s}s"
 	echo "KRELOC-VM: TIMEOUT after ${timeout_s}s" >> "$logf"
+	exit 1
+fi
+if [ -n "$expect_panic" ]; then
+	grep -q 'KRELOC-VM: booted' "$logf" && grep -q 'Kernel panic' "$logf" && exit 0
+	log "the job was to end the kernel with a panic, and did not (see $logf)"
 	exit 1
 fi
 if grep -qE 'Kernel panic|KRELOC-VM: TIMEOUT' "$logf"; then

@@ -23,7 +23,9 @@
  *
  * Records exist before anybody is told of them: a listener set by
  * kreloc_modules_listen() is first told of every record made until then
- * (by the scan or by notifiers), then of each new one.
+ * (by the scan or by notifiers), then of each new one.  A record whose
+ * content changes is marked dirty under kreloc_mod_lock; before an event
+ * ends the listener is told of each dirty one (kreloc_tell_end()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -153,6 +155,7 @@ static struct kreloc_mrec *kreloc_mrec_new(struct module *mod, bool init)
 			if (kreloc_region_is_init(r))
 				rec->regions[r].size = 0;
 	rec->nr_sects = -ENOENT;
+	rec->dirty = true;
 	return rec;
 }
 
@@ -179,6 +182,7 @@ static void kreloc_mark_reused(const struct module *mod)
 		if (rec->state == KRELOC_M_GOING && rec->mod == mod) {
 			rec->state = KRELOC_M_GONE;
 			rec->mod = NULL;
+			rec->dirty = true;
 			kreloc_gen++;
 		}
 	}
@@ -203,6 +207,7 @@ static void kreloc_retire_stale(const struct module *mod)
 		rec->mod = NULL;
 		rec->init_freed = true;
 		rec->unload_gen = ++kreloc_gen;
+		rec->dirty = true;
 		list_move_tail(&rec->node, &kreloc_history);
 		kreloc_nr_history++;
 	}
@@ -225,8 +230,54 @@ static bool kreloc_name_in_use(const char *name)
 /* Tell the listener of a new record.  Caller holds kreloc_event_lock. */
 static void kreloc_tell_added(const char *name, u64 gen)
 {
-	if (kreloc_listener)
+	if (kreloc_listener && kreloc_listener->added)
 		kreloc_listener->added(name, gen);
+}
+
+/* An event begins: nothing has changed yet.  Caller holds kreloc_event_lock. */
+static void kreloc_tell_begin(const char *name)
+{
+	if (kreloc_listener && kreloc_listener->begin)
+		kreloc_listener->begin(name);
+}
+
+/* Caller holds kreloc_mod_lock. */
+static struct kreloc_mrec *kreloc_first_dirty(void)
+{
+	struct kreloc_mrec *rec;
+
+	list_for_each_entry(rec, &kreloc_live, node)
+		if (rec->dirty)
+			return rec;
+	list_for_each_entry(rec, &kreloc_history, node)
+		if (rec->dirty)
+			return rec;
+	return NULL;
+}
+
+/*
+ * Tell the listener of every record changed since it was last told, then
+ * that the event has ended.  Caller holds kreloc_event_lock, not
+ * kreloc_mod_lock; a record is freed only under the former, so its name
+ * stays while the listener reads it.
+ */
+static void kreloc_tell_end(void)
+{
+	struct kreloc_mrec *rec;
+
+	for (;;) {
+		mutex_lock(&kreloc_mod_lock);
+		rec = kreloc_first_dirty();
+		if (rec)
+			rec->dirty = false;
+		mutex_unlock(&kreloc_mod_lock);
+		if (!rec)
+			break;
+		if (kreloc_listener && kreloc_listener->changed)
+			kreloc_listener->changed(rec->name, rec->load_gen);
+	}
+	if (kreloc_listener && kreloc_listener->end)
+		kreloc_listener->end();
 }
 
 /*
@@ -251,7 +302,7 @@ static void kreloc_trim_history(void)
 		last = !kreloc_name_in_use(rec->name);
 		mutex_unlock(&kreloc_mod_lock);
 
-		if (kreloc_listener)
+		if (kreloc_listener && kreloc_listener->dropped)
 			kreloc_listener->dropped(rec->name, rec->load_gen, last);
 		kreloc_mrec_free(rec);
 	}
@@ -274,6 +325,7 @@ static void kreloc_mod_coming(struct module *mod)
 	rec->state = KRELOC_M_COMING;
 	rec->t_load = now;
 	mutex_lock(&kreloc_event_lock);
+	kreloc_tell_begin(mod->name);
 	mutex_lock(&kreloc_mod_lock);
 	kreloc_mark_reused(mod);
 	kreloc_retire_stale(mod);
@@ -283,6 +335,7 @@ static void kreloc_mod_coming(struct module *mod)
 	mutex_unlock(&kreloc_mod_lock);
 	kreloc_tell_added(mod->name, gen);
 	kreloc_trim_history();
+	kreloc_tell_end();
 	mutex_unlock(&kreloc_event_lock);
 }
 
@@ -299,6 +352,7 @@ static void kreloc_mod_live(struct module *mod)
 	n = kreloc_modsect_copy(mod, &sects);
 
 	mutex_lock(&kreloc_event_lock);
+	kreloc_tell_begin(mod->name);
 	mutex_lock(&kreloc_mod_lock);
 	rec = kreloc_find_live(mod);
 	if (!rec) {
@@ -334,6 +388,7 @@ static void kreloc_mod_live(struct module *mod)
 		rec->nr_sects = n;
 		rec->sects = n > 0 ? sects : NULL;
 		rec->build_id_len = kreloc_modsect_build_id(rec->sects, n, rec->build_id);
+		rec->dirty = true;
 		sects = NULL;
 		kreloc_gen++;
 	}
@@ -343,6 +398,7 @@ static void kreloc_mod_live(struct module *mod)
 		kreloc_tell_added(rec->name, rec->load_gen);
 		kreloc_trim_history();
 	}
+	kreloc_tell_end();
 	mutex_unlock(&kreloc_event_lock);
 	if (sects && n > 0)
 		kreloc_modsect_free(sects, n);
@@ -358,6 +414,7 @@ static void kreloc_mod_going(struct module *mod)
 
 	kreloc_stamp_now(&now);
 	mutex_lock(&kreloc_event_lock);
+	kreloc_tell_begin(mod->name);
 	mutex_lock(&kreloc_mod_lock);
 	rec = kreloc_find_live(mod);
 	if (!rec || rec->nr_sects < 0) {
@@ -398,6 +455,7 @@ static void kreloc_mod_going(struct module *mod)
 		rec->init_freed = true;
 		rec->t_unload = now;
 		rec->unload_gen = ++kreloc_gen;
+		rec->dirty = true;
 		list_move_tail(&rec->node, &kreloc_history);
 		kreloc_nr_history++;
 	}
@@ -410,6 +468,7 @@ static void kreloc_mod_going(struct module *mod)
 	if (sects)
 		kreloc_modsect_free(sects, n);
 	kreloc_trim_history();
+	kreloc_tell_end();
 	mutex_unlock(&kreloc_event_lock);
 	if (rec) {
 		kreloc_reap_tries = 0;
@@ -439,12 +498,18 @@ static bool kreloc_on_module_list(const struct module *mod, const char *name)
 	return found;
 }
 
-/* Turn going records into gone once their module has left the list. */
+/*
+ * Turn going records into gone once their module has left the list.  The
+ * event lock orders this change with the others told to the listener;
+ * nobody holding it waits for this work.
+ */
 static void kreloc_reap(struct work_struct *work)
 {
 	struct kreloc_mrec *rec;
 	bool pending = false;
 
+	mutex_lock(&kreloc_event_lock);
+	kreloc_tell_begin(NULL);
 	mutex_lock(&kreloc_mod_lock);
 	list_for_each_entry(rec, &kreloc_history, node) {
 		if (rec->state != KRELOC_M_GOING)
@@ -456,9 +521,12 @@ static void kreloc_reap(struct work_struct *work)
 		}
 		rec->state = KRELOC_M_GONE;
 		rec->mod = NULL;
+		rec->dirty = true;
 		kreloc_gen++;
 	}
 	mutex_unlock(&kreloc_mod_lock);
+	kreloc_tell_end();
+	mutex_unlock(&kreloc_event_lock);
 	if (pending) {
 		kreloc_reap_tries++;
 		schedule_delayed_work(&kreloc_reap_work, KRELOC_REAP_DELAY);
@@ -651,6 +719,7 @@ static int kreloc_scan_modules(void)
 	int ret = 0;
 
 	mutex_lock(&kreloc_event_lock);
+	kreloc_tell_begin(NULL);
 	mutex_lock(&kreloc_mod_lock);
 	for (;;) {
 		live = false;
@@ -710,6 +779,7 @@ static int kreloc_scan_modules(void)
 	if (rec)
 		list_for_each_entry_from(rec, &kreloc_live, node)
 			kreloc_tell_added(rec->name, rec->load_gen);
+	kreloc_tell_end();
 	mutex_unlock(&kreloc_event_lock);
 	kreloc_hook_scan_done();
 	return ret;
@@ -763,19 +833,40 @@ int kreloc_modules_scan(void)
 
 void kreloc_modules_listen(const struct kreloc_modules_listener *l)
 {
-	const struct kreloc_mrec *rec;
+	struct kreloc_mrec *rec;
 
 	mutex_lock(&kreloc_event_lock);
 	kreloc_listener = l;
 	if (l) {
+		kreloc_tell_begin(NULL);
+		/* Every record is news to a new listener. */
 		mutex_lock(&kreloc_mod_lock);
 		list_for_each_entry(rec, &kreloc_live, node)
-			l->added(rec->name, rec->load_gen);
+			rec->dirty = true;
 		list_for_each_entry(rec, &kreloc_history, node)
-			l->added(rec->name, rec->load_gen);
+			rec->dirty = true;
 		mutex_unlock(&kreloc_mod_lock);
+		/* The lists change only under the event lock, held here. */
+		list_for_each_entry(rec, &kreloc_live, node)
+			kreloc_tell_added(rec->name, rec->load_gen);
+		list_for_each_entry(rec, &kreloc_history, node)
+			kreloc_tell_added(rec->name, rec->load_gen);
+		kreloc_tell_end();
 	}
 	mutex_unlock(&kreloc_event_lock);
+}
+
+unsigned int kreloc_modules_count(void)
+{
+	const struct kreloc_mrec *rec;
+	unsigned int n;
+
+	mutex_lock(&kreloc_mod_lock);
+	n = kreloc_nr_history;
+	list_for_each_entry(rec, &kreloc_live, node)
+		n++;
+	mutex_unlock(&kreloc_mod_lock);
+	return n;
 }
 
 unsigned int kreloc_modules_unrecorded(void)

@@ -30,6 +30,18 @@ void kreloc_stamp_now(struct kreloc_stamp *s)
 	s->known = true;
 }
 
+/*
+ * The same clocks where nothing may wait: in panic(), where the CPU that
+ * crashed may hold the timekeeper's seqcount, CLOCK_MONOTONIC is read
+ * without it (as perf reads it).
+ */
+void kreloc_stamp_now_atomic(struct kreloc_stamp *s)
+{
+	s->ns[KRELOC_CLOCK_LOCAL] = local_clock();
+	s->ns[KRELOC_CLOCK_MONO] = ktime_get_mono_fast_ns();
+	s->known = true;
+}
+
 static DEFINE_MUTEX(kreloc_init_freed_lock);
 static struct kreloc_stamp kreloc_init_freed_stamp;
 

@@ -90,6 +90,8 @@ struct kreloc_stamp {
 
 /* Read every clock now. */
 void kreloc_stamp_now(struct kreloc_stamp *s);
+/* The same from any context, panic() included. */
+void kreloc_stamp_now_atomic(struct kreloc_stamp *s);
 void kreloc_stamp_init_freed(struct kreloc_stamp *s);
 
 /* --- modsect.c: a module's ELF sections --------------------------------- */
@@ -151,6 +153,7 @@ struct kreloc_mrec {
 	 * (GOING).  Not known for what kreloc did not see happen.
 	 */
 	struct kreloc_stamp t_load, t_init, t_unload;
+	bool dirty;		/* changed since the listener was last told */
 };
 
 int kreloc_modules_check_params(void);
@@ -159,6 +162,8 @@ int kreloc_modules_scan(void);
 void kreloc_modules_exit(void);
 const char *kreloc_modules_list_source(void);
 unsigned int kreloc_modules_unrecorded(void);
+/* How many records there are, live and history. */
+unsigned int kreloc_modules_count(void);
 
 u64 kreloc_modules_generation(void);
 /* When kreloc began recording module events (its notifier's registration). */
@@ -171,10 +176,19 @@ unsigned int kreloc_modules_history_max(void);
  * from the history (@last: no record of @name is left).  Called with the
  * modules' event lock held, never the records' lock: a listener may wait
  * for readers that read records.
+ *
+ * Each event is framed by begin() (@name: the module it is about, NULL
+ * for several) before any record changes, and end() after the listener
+ * was told everything; in between, changed() names each record whose
+ * content changed (a new one too, after added()), which the listener may
+ * read back with kreloc_modules_with().  Every member may be NULL.
  */
 struct kreloc_modules_listener {
 	void (*added)(const char *name, u64 load_gen);
 	void (*dropped)(const char *name, u64 load_gen, bool last);
+	void (*begin)(const char *name);
+	void (*changed)(const char *name, u64 load_gen);
+	void (*end)(void);
 };
 
 /* Tell @l (NULL: nobody) of every event from now, after every record so far. */

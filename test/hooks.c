@@ -35,6 +35,11 @@
  *                         checking it where its section's delta puts it
  *                         or (5.10) walking kallsyms once for all of them
  *                         (make bench compares the two)
+ *   test_dump_stall=NAME  a record of module NAME that changed sleeps
+ *   test_dump_stall_ms=M  M ms (default 60000) before kreloc publishes it
+ *                         for crash dumps, in the middle of the event,
+ *                         which the crash dump test ends with a crash
+ *   test_dump_state       1 while it sleeps, 2 after
  *   test_bench_lookup=R   (write at run time, test/bench.c) time R rounds
  *                         of kreloc_kprobe_lookup_name() and of the
  *                         kernel's kallsyms_lookup_name() over the anchor
@@ -103,6 +108,18 @@ MODULE_PARM_DESC(test_module_list, "test: image: find the module list head only 
 static bool test_anchors_by_name;
 module_param(test_anchors_by_name, bool, 0400);
 MODULE_PARM_DESC(test_anchors_by_name, "test: look every anchor up by name");
+
+static char *test_dump_stall = "";
+module_param(test_dump_stall, charp, 0400);
+MODULE_PARM_DESC(test_dump_stall, "test: sleep before publishing a changed record of this module");
+
+static unsigned int test_dump_stall_ms = 60000;
+module_param(test_dump_stall_ms, uint, 0400);
+MODULE_PARM_DESC(test_dump_stall_ms, "test: how long (default 60000)");
+
+static int test_dump_state;
+module_param(test_dump_state, int, 0444);
+MODULE_PARM_DESC(test_dump_state, "test: 1 while a record's publication sleeps, 2 after");
 
 static DEFINE_SPINLOCK(kreloc_hook_lock);
 
@@ -179,6 +196,16 @@ void kreloc_hook_scan_window(void)
 	pr_info("test: the setup sleeps %u ms before the module scan\n", test_scan_window_ms);
 	msleep(test_scan_window_ms);
 	WRITE_ONCE(test_scan_state, 0);
+}
+
+void kreloc_hook_dump_changed(const char *name)
+{
+	if (!*test_dump_stall || strcmp(name, test_dump_stall) || test_dump_state)
+		return;
+	pr_info("test: the record of %s waits %u ms to be published\n", name, test_dump_stall_ms);
+	WRITE_ONCE(test_dump_state, 1);
+	msleep(test_dump_stall_ms);
+	WRITE_ONCE(test_dump_state, 2);
 }
 
 bool kreloc_hook_call_decoy(void)

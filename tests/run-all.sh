@@ -27,7 +27,10 @@
 #                   release, rig/root.sh).  amd64-6.1 and amd64-7 include
 #                   perf (that release's) with kreloc inject
 #                   (rig/vm-inject.sh), amd64-6.1 gdb with a vmlinux
-#                   made from the image and the map (rig/vm-gdb.sh).  The
+#                   made from the image and the map (rig/vm-gdb.sh) and,
+#                   as a job of its own, a crash dumped by QEMU and read
+#                   back (rig/vm-vmcore.sh: kreloc snapshot --vmcore,
+#                   resolve --freed, drgn 0.0.31 in a trixie root).  The
 #                   boot tests run with the kernels they use: bookworm's with
 #                   amd64-6.1 and amd64-6.12, trixie's with amd64-7.  "debug"
 #                   adds the debug-kernel stages (rig/vm-debug.sh, and gdb
@@ -194,6 +197,13 @@ run_debug() {
 	fi
 }
 
+# A crash dumped by QEMU: kreloc's records read from the dump (rig/vm-vmcore.sh).
+run_vmcore() {
+	local envf
+	envf=$(target_env "$1") || { fail "$1: cannot fetch kernel"; return; }
+	"$top/rig/vm-vmcore.sh" "$envf" "$RESULTS" || fail "$1: crash dump rig failed"
+}
+
 # The upstream form: rig/kernel-upstream.sh applies, checks and builds the
 # series, rig/vm-upstream.sh boots it twice and compares.
 run_upstream() {
@@ -221,6 +231,8 @@ has_target amd64-6.1 && has_target amd64-6.12 &&
 	job "boot: make install, make deb, apt, DKMS, initramfs-tools, dracut (bookworm)" run_boot bookworm
 has_target amd64-7 &&
 	job "boot: apt, DKMS, initramfs-tools (trixie, trixie-backports' kernel)" run_boot trixie
+has_target amd64-6.1 &&
+	job "QEMU: amd64-6.1 crash dump (kreloc snapshot --vmcore, resolve, drgn)" run_vmcore amd64-6.1
 for t in $targets; do
 	case "$t" in arm64-* | amd64-6.1 | debug | upstream) ;; *) job "QEMU: $t" run_target "$t" ;; esac
 done

@@ -35,6 +35,8 @@ late) echo "KRELOC-VM: booted 7.3.4 x86_64" >> "$con"; exec sleep 100 ;;
 early-oops)
 	printf '[    2.34] Oops: int3: 0000 [#1] SMP NOPTI\r\n[    2.35] CPU: 1 UID: 0 PID: 1 Comm: swapper/0 Not tainted 7.3.4+deb13-amd64 #1\r\n' >> "$con"
 	printf '[    2.37] CPU: 0 UID: 0 PID: 29 Comm: kworker/u8:1 Tainted: G      D      7.3.4+deb13-amd64 #1\r\n[    2.38] Kernel panic - not syncing: Fatal exception\r\n' >> "$con" ;;
+job-panic)
+	printf 'KRELOC-VM: booted 7.3.4 x86_64\n[    9.10] Kernel panic - not syncing: Fatal exception\n' >> "$con" ;;
 kreloc-oops)
 	printf '[    3.10] BUG: kernel NULL pointer dereference, address: 0000000000000000\r\n[    3.11] CPU: 0 UID: 0 PID: 97 Comm: modprobe Tainted: G           O       7.3.4+deb13-amd64 #1\r\n' >> "$con"
 	printf '[    3.12] Kernel panic - not syncing: Fatal exception\r\n' >> "$con" ;;
@@ -66,7 +68,7 @@ boot() {
 
 # (on a failure, the run's output as diagnostics)
 T_DIAG_FILE="$W/out"
-t_plan run-vm 7
+t_plan run-vm 10
 boot "ok"
 t "a boot that runs the job: exit 0, one boot (rc $rc, $boots boots)" \
 	test "$rc.$boots" = 0.1
@@ -82,6 +84,16 @@ t "a panic before /init, then fine: booted once more, exit 0 (rc $rc, $boots boo
 boot "late ok"
 t "a hang after /init ran is never retried: exit 1, TIMEOUT (rc $rc, $boots boots)" \
 	sh -c 'test "$1" = 1.1 && grep -q "KRELOC-VM: TIMEOUT" "$2"' sh "$rc.$boots" "$W/log"
+# --expect-panic: the job's panic is the end it was to reach, nothing else is.
+boot "job-panic" --expect-panic
+t "--expect-panic: a panic after /init ran is the run's success: exit 0, one boot (rc $rc, $boots boots)" \
+	test "$rc.$boots" = 0.1
+boot "ok" --expect-panic
+t "--expect-panic: a job that ends without a panic is a failure (rc $rc, $boots boots)" \
+	test "$rc.$boots" = 1.1
+boot "job-panic"
+t "without --expect-panic a panic after /init is a failure (rc $rc, $boots boots)" \
+	test "$rc.$boots" = 1.1
 # A distribution's initramfs (--initrd) has no /init mark: kreloc's taint
 # tells whether it had loaded.
 : > "$W/initrd"

@@ -40,6 +40,10 @@ LIVE = [
     (r"^(perf (record|report)|perf script\s+[^|\s]|perf script -i|sleep \d+; kill|kreloc inject\b)",
      "rig/vm-inject.sh: perf sessions with kreloc inject on amd64-6.1 and amd64-7"),
     (r"^gdb-multiarch\b", "rig/vm-gdb.sh: gdb on QEMU's gdbstub with kreloc gdb's script"),
+    (r"--vmcore\b|kreloc_drgn\.py|--freed\b",
+     "rig/vm-vmcore.sh: a crash of amd64-6.1 dumped by QEMU: kreloc snapshot --vmcore, "
+     "resolve --freed (--text --clock perf of the console's Oops), drgn -c with "
+     "kreloc_drgn.py (drgn 0.0.31, in a trixie root)"),
     (r"^echo .*>\s*/sys/kernel/tracing/", "rig/vm-examples.sh: in a boot of amd64-6.1, with the probe the block adds"),
 ]
 # First words a host command's pipeline stages may have: kreloc itself, and

@@ -135,6 +135,8 @@ static struct kreloc_time when = { KRELOC_CLOCK_LOCAL, 0, UINT64_MAX };
 	X(kreloc_snapshot_read, snap, W_EINVAL, kreloc_snapshot_read(snap_stream(), "x", NULL)) \
 	X(kreloc_snapshot_live, root, W_TAKEN, kreloc_snapshot_live(NULL, &tmp_snap)) \
 	X(kreloc_snapshot_live, snap, W_EINVAL, kreloc_snapshot_live(root, NULL)) \
+	X(kreloc_snapshot_vmcore, path, W_EINVAL, kreloc_snapshot_vmcore(NULL, &tmp_snap)) \
+	X(kreloc_snapshot_vmcore, snap, W_EINVAL, kreloc_snapshot_vmcore(snap_path, NULL)) \
 	X(kreloc_snapshot_write, snap, W_EINVAL, kreloc_snapshot_write(NULL, stdout)) \
 	X(kreloc_snapshot_write, f, W_EINVAL, kreloc_snapshot_write(g_snap, NULL)) \
 	X(kreloc_snapshot_free, snap, W_TAKEN, (kreloc_snapshot_free(NULL), 0)) \

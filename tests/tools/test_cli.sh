@@ -821,7 +821,7 @@ badmap longaddr "sed '900s/^/1/' '$W/kallsyms'" "900: address out of range"
 
 # ---------------------------------------------------------------- fuzzing
 if [ -n "${KRELOC_FUZZ:-}" ] && [ -x "$top/tools/cli/fuzz/fuzz_snapshot" ]; then
-	for f in fuzz_snapshot fuzz_sysmap fuzz_spec fuzz_kelf fuzz_text; do
+	for f in fuzz_snapshot fuzz_sysmap fuzz_spec fuzz_kelf fuzz_text fuzz_vmcore; do
 		fz="$top/tools/cli/fuzz/$f"
 		mkdir -p "$W/corpus.$f"
 		case $f in
@@ -830,6 +830,7 @@ if [ -n "${KRELOC_FUZZ:-}" ] && [ -x "$top/tools/cli/fuzz/fuzz_snapshot" ]; then
 		fuzz_spec) printf 'schedule+0x10' > "$W/corpus.$f/a"; printf 'vmlinux:0xffffffff81000000' > "$W/corpus.$f/b"; printf 'mod-x:.sym+3' > "$W/corpus.$f/c" ;;
 		fuzz_kelf) xz -dc "$DATA/modules/dummy.ko.xz" > "$W/corpus.$f/dummy.ko" ;;
 		fuzz_text) cp "$W/text.in" "$W/corpus.$f/" ;;
+		fuzz_vmcore) cp "$top/tools/cli/fuzz/seeds/fuzz_vmcore/"* "$W/corpus.$f/" ;;
 		esac
 		if "$fz" -runs=20000 -max_total_time=10 -max_len=65536 "$W/corpus.$f" > "$W/$f.log" 2>&1; then
 			ok "fuzz: $f bounded run ($(grep -oE '#[0-9]+' "$W/$f.log" | tail -1) execs) without a crash"

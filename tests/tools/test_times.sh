@@ -35,7 +35,7 @@ ktap_begin
 mkdir -p "$W"
 D="$here/data/amd64-6.1-reuse"
 TC="$here/timecheck.py"
-NT=38
+NT=39
 if [ ! -s "$D/snapshot" ]; then
 	for i in $(seq $NT); do skip "times" "no $D (capture-testdata.sh reuse)"; done
 	echo "1..$n"; exit 0
@@ -236,6 +236,25 @@ for m in before gap-AB gap-BA; do
 done
 check "at the guest's markers before A, between A and B, between B and A2: no record held it, and it says which did at another time (exit $rc)" \
 	test "$rc" = 1 -a "$(cat "$W/t5.out")" = "${want%?}"
+# --freed: a stale address, named by the record that held it last, freed
+# between that stage's marker and the gap's (the guest's clock, perf).
+run t5f "${RES[@]}" --freed "$X@${MP[gap-AB]}" "$X@${MP[gap-BA]}"
+res=$(python3 - "$W/t5f.out" "$X" "${MP[A]}" "${MP[gap-AB]}" "${TRUTH[A]}" "${MP[B]}" \
+	"${MP[gap-BA]}" "${TRUTH[B]}" <<'EOF' 2>&1
+import re, sys
+from decimal import Decimal as D
+out, x = open(sys.argv[1]).read().splitlines(), sys.argv[2]
+for line, (lo, hi, name) in zip(out, [sys.argv[3:6], sys.argv[6:9]]):
+    m = re.fullmatch(re.escape("%s@%s %s" % (x, hi, name)) +
+                     r" \(freed at (\d+\.\d{9}): no module held it then\)", line)
+    assert m, "%r is not %s freed" % (line, name)
+    assert D(lo) < D(m.group(1)) < D(hi), "freed at %s, not between %s and %s" % (m.group(1), lo, hi)
+assert len(out) == 2, out
+print("ok")
+EOF
+)
+check "--freed: between A and B, A's ${TRUTH[A]%% *}; between B and A2, B's ${TRUTH[B]%% *}; each freed between its marker and the gap's (exit $rc): $res" \
+	test "$rc" = 0 -a "$res" = ok
 # Fewer digits: a window that holds a moment of A and one of B (or B and A2).
 for clock in perf mono; do
 	if read -r w f s < <(python3 "$TC" straddle "$D" $clock); then

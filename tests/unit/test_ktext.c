@@ -75,6 +75,9 @@ static void test_line_time(void)
 		{ "x 1.5:\n", 1500000000ULL, 99999999 },
 		{ "a 1.5: b 2.5: c", 1500000000ULL, 99999999 },	/* the first */
 		{ "a 12: b 3.25: c", 3250000000ULL, 9999999 },	/* one with a fraction */
+		/* the kernel log: an Oops line, its printk time */
+		{ "[   20.473785] RIP: 0010:0xffffffffc0494018", 20473785000ULL, 999 },
+		{ "[12345.000001] Kernel panic - not syncing: Fatal exception", 12345000001000ULL, 999 },
 	};
 	static const char * const none[] = {
 		/* a call chain line of perf script: no time of its own */
@@ -82,6 +85,8 @@ static void test_line_time(void)
 		"RIP: 0010:kreloc_busy_oops+0x5/0x10 [kreloc_busy]",
 		"12:34:56 a clock time", "a 1.5 b", "a 1.5:b", "ip=0x1.5: x", "a .5: b", "a 5.: b",
 		"a\n 1.5: on the next line",
+		"[   20] no fraction", "[ 1.5 ] x", "x [ 1.5] not at the start", "[ 1.5 x",
+		"[Tue Dec  1 10:00:00 2026] dmesg -T",
 		"",
 	};
 	check_times(ktext_line_time, ok, UNIT_ARRAY_SIZE(ok), none, UNIT_ARRAY_SIZE(none));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ktext.c - candidate kernel addresses in free text. */
 #include <ctype.h>
+#include <string.h>
 #include "ktext.h"
 
 static bool word(unsigned char c)
@@ -99,6 +100,17 @@ bool ktext_line_time(const char *s, size_t n, uint64_t *ns, uint64_t *span)
 {
 	size_t i = 0;
 
+	/* The kernel log's "[SECONDS.FRACTION]" (printk's local_clock()). */
+	if (n && s[0] == '[') {
+		const char *end = memchr(s, ']', n);
+		size_t start = 1;
+
+		while (end && s + start < end && s[start] == ' ')
+			start++;
+		if (end && memchr(s + start, '.', (size_t)(end - s) - start) &&
+		    ktext_seconds(s + start, (size_t)(end - s) - start, ns, span))
+			return true;
+	}
 	while (i < n) {
 		size_t start, dot = 0, end;
 

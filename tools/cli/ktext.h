@@ -46,8 +46,10 @@ size_t ktext_safe_cut(const char *s, size_t n);
 bool ktext_seconds(const char *s, size_t n, uint64_t *ns, uint64_t *span);
 
 /*
- * The time of a perf script or ftrace line: the first "SECONDS.FRACTION:"
- * in s[0..n) that follows a blank or starts the line and is followed by a
+ * The time of a kernel log, perf script or ftrace line: the kernel log's
+ * "[SECONDS.FRACTION]" that starts the line (printk stamps with
+ * local_clock(), perf's clock), else the first "SECONDS.FRACTION:" in
+ * s[0..n) that follows a blank or starts the line and is followed by a
  * blank or the end; as ktext_seconds().
  */
 bool ktext_line_time(const char *s, size_t n, uint64_t *ns, uint64_t *span);

@@ -19,12 +19,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "main.h"
+#include "lastheld.h"
 #include "ktext.h"
 
 static const char resolve_help[] =
 	"Usage: kreloc resolve (--snapshot FILE | --snapshot-dir DIR)\n"
 	"                      [--system-map FILE | --kallsyms FILE | --vmlinux FILE]\n"
-	"                      [--modules-dir DIR] [--clock perf|mono] [--json | --text]\n"
+	"                      [--modules-dir DIR] [--clock perf|mono] [--freed]\n"
+	"                      [--json | --text]\n"
 	"                      [ADDR[@SECONDS]... | -]\n"
 	"For each runtime address (hex, 0x optional) of the snapshot's boot, or\n"
 	"link-time address written vmlinux:0xADDR, print\n"
@@ -38,7 +40,7 @@ static const char resolve_help[] =
 	"module memory: an address that two records held (one unloaded, one loaded\n"
 	"later) is ambiguous unless the time it was seen is given, ADDR@SECONDS\n"
 	"(e.g. 0xffffffffc0a01234@1234.567890), which names the record that held it\n"
-	"then.\n"
+	"then, or says that none did.\n"
 	"  --snapshot FILE     the snapshot of the boot the addresses come from\n"
 	"  --snapshot-dir DIR  many hosts at once: DIR/HOST is HOST's snapshot, and\n"
 	"                      each address comes as HOST ADDR (printed in front)\n"
@@ -56,12 +58,19 @@ static const char resolve_help[] =
 	"  --clock CLOCK       the clock of the times: perf (local_clock(): perf's\n"
 	"                      default, ftrace's trace_clock \"perf\"; the default) or\n"
 	"                      mono (CLOCK_MONOTONIC: perf -k monotonic, ftrace's \"mono\")\n"
+	"  --freed             an address seen when no module record held it, in memory\n"
+	"                      records held before, is a stale one used after it was\n"
+	"                      freed (the RIP or the stack of an Oops in an unloaded\n"
+	"                      module's code): name it by the record that held it\n"
+	"                      last, followed by \"(freed at SECONDS: no module held\n"
+	"                      it then)\" (--text: \" <SYMBOL+0xOFF [MODULE@GEN] freed>\")\n"
 	"  --json              one JSON object with a result per address\n"
 	"  --text              read any text on stdin (trace_pipe, perf script, an Oops)\n"
 	"                      and copy it byte for byte, each kernel address in it\n"
 	"                      followed by \" <SYMBOL+0xOFF>\" (\" <SYMBOL+0xOFF [MODULE]>\");\n"
 	"                      with --clock, a line's time (perf script's and ftrace's\n"
-	"                      SECONDS.FRACTION:) is the time of its addresses\n"
+	"                      SECONDS.FRACTION:, the kernel log's [SECONDS.FRACTION])\n"
+	"                      is the time of its addresses\n"
 	"Addresses come from the arguments or, with '-' or none, from stdin, answered\n"
 	"line by line.  Exit 1 if any address did not resolve (not with --text), 4 if\n"
 	"a debuginfod server could not be asked for a file that was needed (the\n"
@@ -139,6 +148,7 @@ struct resolve_ctx {
 	unsigned long failed, total;
 	enum kreloc_clock clock;	/* of the times given */
 	bool line_times;		/* --text: a line's time is its addresses' (--clock) */
+	bool freed;			/* --freed: name a stale address by its last record */
 	int unavailable;		/* a resolver failed for a server that could not be asked */
 	/* where the symbols come from */
 	enum kreloc_map_kind kind;
@@ -313,6 +323,8 @@ struct item {
 	struct kreloc_time when;
 	struct host *h;
 	struct kreloc_addr_info info;
+	bool freed;			/* info: the record that last held it, freed before */
+	uint64_t freed_ns;
 };
 
 #define VMLINUX_PREFIX "vmlinux:"
@@ -379,6 +391,11 @@ static void item_lookup(struct resolve_ctx *c, struct item *it, const char *src)
 		it->kind = kreloc_resolve_at(it->h->r, it->addr,
 					     it->linked ? KRELOC_RESOLVE_LINKED : 0,
 					     it->timed ? &it->when : NULL, &it->info, sizeof(it->info));
+		it->freed = c->freed && it->kind == KRELOC_UNKNOWN && it->timed &&
+			    !it->info.candidates && last_held(it->h->snap, it->h->r, it->addr, &it->when, &it->info,
+				      &it->freed_ns);
+		if (it->freed)
+			it->kind = KRELOC_MODULE;
 		if (it->kind == KRELOC_MODULE)
 			module_note(c, it->h, &it->info, c->dir ? it->h->name : NULL);
 	}
@@ -485,6 +502,8 @@ static void emit_json(struct item *it)
 		return;
 	}
 	json_place(h);
+	if (it->freed)
+		jsonw_uint_field(json_wtr, "freed_ns", it->freed_ns);
 	jsonw_end_object(json_wtr);
 }
 
@@ -500,6 +519,16 @@ static void out_module(struct out *o, const struct kreloc_addr_info *h, bool alw
 		out_str(o, g);
 	}
 	out_mem(o, "]", 1);
+}
+
+/* " (freed at SECONDS: no module held it then)": a use after unload. */
+static void out_freed(struct out *o, uint64_t ns)
+{
+	char b[64];
+
+	snprintf(b, sizeof(b), " (freed at %" PRIu64 ".%09" PRIu64 ": no module held it then)",
+		 ns / 1000000000, ns % 1000000000);
+	out_str(o, b);
 }
 
 static void item_emit(struct resolve_ctx *c, struct item *it)
@@ -561,6 +590,8 @@ static void item_emit(struct resolve_ctx *c, struct item *it)
 		}
 		out_mem(&c->o, ")", 1);
 	}
+	if (it->freed)
+		out_freed(&c->o, it->freed_ns);
 	out_mem(&c->o, "\n", 1);
 }
 
@@ -753,6 +784,7 @@ static void text_line(struct resolve_ctx *c, const char *p, size_t n)
 	struct kreloc_time when = { c->clock, 0, 0 };
 	bool timed = c->line_times && ktext_line_time(p, n, &when.ns, &when.span_ns);
 	struct ktext_num t;
+	uint64_t freed;
 	size_t pos = 0;
 
 	while (ktext_next(p, n, pos, true, &t)) {
@@ -772,6 +804,11 @@ static void text_line(struct resolve_ctx *c, const char *p, size_t n)
 						  emit_candidate, &co);
 			out_mem(&c->o, ">", 1);
 			c->failed++;
+		} else if (c->freed && timed && last_held(c->one.snap, c->one.r, t.value, &when, &h, &freed)) {
+			/* used after it was freed: whose it was, and " freed" */
+			out_mem(&c->o, " <", 2);
+			out_sym(&c->o, &h, true);
+			out_mem(&c->o, " freed>", 7);
 		} else {
 			c->failed++;
 		}
@@ -889,6 +926,7 @@ int do_resolve(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "text", no_argument, NULL, 't' },
 		{ "clock", required_argument, NULL, 'c' },
+		{ "freed", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -900,7 +938,7 @@ int do_resolve(int argc, char **argv)
 	struct stat st;
 	size_t i;
 
-	while ((c = getopt_long(argc, argv, "+:s:D:m:k:v:d:jtc:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:s:D:m:k:v:d:jtc:Fh", opts, NULL)) != -1) {
 		switch (c) {
 		case 's': snap_path = optarg; break;
 		case 'D': ctx.dir = optarg; break;
@@ -910,6 +948,7 @@ int do_resolve(int argc, char **argv)
 		case 'd': moddir = optarg; break;
 		case 'j': json_output = true; break;
 		case 't': text = true; break;
+		case 'F': ctx.freed = true; break;
 		case 'c':
 			if (parse_clock(optarg, &ctx.clock))
 				return usage_err("resolve", "--clock %s: perf or mono", optarg);

@@ -15,11 +15,16 @@
 #include "ofile.h"
 
 static const char snapshot_help[] =
-	"Usage: kreloc snapshot [-o|--output FILE] [--json]\n"
+	"Usage: kreloc snapshot [--vmcore DUMP] [-o|--output FILE] [--json]\n"
 	"Save everything needed to resolve this boot's addresses later, on any\n"
 	"machine: release, build id, arch, endianness, ELF ABI, core sections and\n"
 	"offsets, anchors, every module record (live and unloaded) with its build\n"
 	"id, regions and sections, generation.  Format: SNAPSHOT.md.\n"
+	"  --vmcore DUMP       the snapshot of the kernel DUMP was taken of, as it\n"
+	"                      stood when it stopped (an ELF vmcore: QEMU's\n"
+	"                      dump-guest-memory, /proc/vmcore, makedumpfile -E);\n"
+	"                      records the dump does not hold whole are left out,\n"
+	"                      with a warning each\n"
 	"  -o, --output FILE   write to FILE (default: standard output): a regular\n"
 	"                      file is created mode 0600 and replaced atomically; a\n"
 	"                      character device or FIFO is written in place; a\n"
@@ -30,11 +35,12 @@ int do_snapshot(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "vmcore", required_argument, NULL, 'v' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *out = NULL;
+	const char *out = NULL, *vmcore = NULL;
 	struct kreloc_snapshot_info si;
 	struct kreloc_snapshot *s;
 	char err[1024];
@@ -44,6 +50,7 @@ int do_snapshot(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+:o:jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
+		case 'v': vmcore = optarg; break;
 		case 'j': json_output = true; break;
 		case 'h': fputs(snapshot_help, stdout); return EXIT_OK;
 		default: return opt_err("snapshot", c, argv);
@@ -54,7 +61,12 @@ int do_snapshot(int argc, char **argv)
 	if (json_output && (!out || !strcmp(out, "-")))
 		return usage_err("snapshot", "--json describes the file written: give -o FILE "
 				 "(the snapshot itself is text; show --json prints the model)");
-	ret = snapshot_open(NULL, &s);
+	if (vmcore) {
+		ret = kreloc_snapshot_vmcore(vmcore, &s);
+		ret = ret ? lib_err(ret) : EXIT_OK;
+	} else {
+		ret = snapshot_open(NULL, &s);
+	}
 	if (ret)
 		return ret;
 	kreloc_snapshot_info(s, &si, sizeof(si));
@@ -79,6 +91,8 @@ int do_snapshot(int argc, char **argv)
 	} else if (json_output) {
 		json_doc_begin();
 		jsonw_string_field(json_wtr, "output", out);
+		if (vmcore)
+			jsonw_string_field(json_wtr, "vmcore", vmcore);
 		jsonw_uint_field(json_wtr, "format", kreloc_snapshot_format());
 		jsonw_string_field(json_wtr, "osrelease", si.osrelease);
 		jsonw_string_field(json_wtr, "build_id", si.build_id);

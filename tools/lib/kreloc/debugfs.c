@@ -87,7 +87,7 @@ static void chomp(char *line, ssize_t *len)
 		line[--*len] = '\0';
 }
 
-static int read_info(struct ksnap *s, FILE *f, const char *path, char *err, size_t errlen)
+int kreloc_read_info(struct ksnap *s, FILE *f, const char *path, char *err, size_t errlen)
 {
 	char *line = NULL;
 	size_t cap = 0;
@@ -182,6 +182,24 @@ static const char *cb_mem(void *ctx, char **tok, int n)
 	return ksnap_add_mem(ctx, tok, n, &ignored);
 }
 
+int kreloc_read_table_file(struct ksnap *s, enum kreloc_table_file which, FILE *f,
+			   const char *path, char *err, size_t errlen)
+{
+	switch (which) {
+	case KRELOC_FILE_SECTIONS:
+		return read_table(f, path, cb_core, s, err, errlen);
+	case KRELOC_FILE_ANCHORS:
+		return read_table(f, path, cb_anchor, s, err, errlen);
+	case KRELOC_FILE_MODULES:
+		return read_table(f, path, cb_module, s, err, errlen);
+	case KRELOC_FILE_MODULE:
+		if (!s->nr_mods)
+			return ksnap_seterr(err, errlen, "%s: no module record to add to", path);
+		return read_table(f, path, cb_mem, &s->mods[s->nr_mods - 1], err, errlen);
+	}
+	return ksnap_seterr(err, errlen, "%s: unknown kind of file", path);
+}
+
 static int kallsyms_dot_text(const char *root)
 {
 	char path[4096], *line = NULL;
@@ -249,7 +267,7 @@ static int read_once(struct ksnap *s, const char *root, const char *dir, char *e
 	f = open_in(dir, "info", path, sizeof(path));
 	if (!f)
 		return open_err(root, err, errlen, path, errno);
-	r = read_info(s, f, path, err, errlen);
+	r = kreloc_read_info(s, f, path, err, errlen);
 	fclose(f);
 	if (r)
 		return -EBADMSG;

@@ -21,6 +21,26 @@
  */
 int kreloc_live(struct ksnap *s, const char *root, char *err, size_t errlen);
 
+/*
+ * The parsers kreloc_live() reads the files with, for the same text read
+ * elsewhere (a crash dump, vmcore.c).  kreloc_read_info(): info's
+ * KEY=VALUE lines into the header (OSRELEASE, ARCH and STATUS required).
+ * kreloc_read_table_file(): the lines of sections, anchors or modules into
+ * s, or of a module/NAME@GEN file into s's last record.  Each returns 0,
+ * or -1 with err set to "PATH:LINE: reason".
+ */
+int kreloc_read_info(struct ksnap *s, FILE *f, const char *path, char *err, size_t errlen);
+
+enum kreloc_table_file {
+	KRELOC_FILE_SECTIONS,
+	KRELOC_FILE_ANCHORS,
+	KRELOC_FILE_MODULES,
+	KRELOC_FILE_MODULE,
+};
+
+int kreloc_read_table_file(struct ksnap *s, enum kreloc_table_file which, FILE *f,
+			   const char *path, char *err, size_t errlen);
+
 struct lookup_answer {
 	uint64_t addr, probe;
 	char module[64];		/* "" for the core kernel */

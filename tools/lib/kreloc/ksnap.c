@@ -36,6 +36,7 @@ void ksnap_free(struct ksnap *s)
 	free(s->init);
 	free(s->linked_source);
 	free(s->kprobe_unique);
+	free(s->vmcore_busy);
 	for (i = 0; i < s->nr_anchors; i++) {
 		free(s->anchors[i].name);
 		free(s->anchors[i].section);
@@ -495,6 +496,9 @@ static const struct hdr_key {
 	{ "NOW_LOCAL_NS", H_DEC, offsetof(struct ksnap, taken[KS_LOCAL]), 0 },
 	{ "NOW_MONO_NS", H_DEC, offsetof(struct ksnap, taken[KS_MONO]), 0 },
 	{ "KPROBE_UNIQUE", H_STR, offsetof(struct ksnap, kprobe_unique), 0 },
+	{ "VMCORE_TORN", H_DEC, offsetof(struct ksnap, vmcore_torn), 0 },
+	{ "VMCORE_UNPUBLISHED", H_DEC, offsetof(struct ksnap, vmcore_unpublished), 0 },
+	{ "VMCORE_BUSY", H_STR, offsetof(struct ksnap, vmcore_busy), 0 },
 	{ NULL, H_STR, 0, 0 },
 };
 
@@ -819,6 +823,11 @@ int ksnap_write(const struct ksnap *s, FILE *f)
 	put(&w, "INIT_FREED_BY_LOCAL_NS %s\n", kval_dec(a, &s->init_freed_by[KS_LOCAL]));
 	put(&w, "INIT_FREED_BY_MONO_NS %s\n", kval_dec(a, &s->init_freed_by[KS_MONO]));
 	put(&w, "KPROBE_UNIQUE %s\n", str_or_dash(s->kprobe_unique));
+	if (s->vmcore_torn.ok) {
+		put(&w, "VMCORE_TORN %s\n", kval_dec(a, &s->vmcore_torn));
+		put(&w, "VMCORE_UNPUBLISHED %s\n", kval_dec(a, &s->vmcore_unpublished));
+		put(&w, "VMCORE_BUSY %s\n", str_or_dash(s->vmcore_busy));
+	}
 	put(&w, "# core NAME LINKED RUNTIME SIZE OFFSET STATUS\n");
 	for (i = 0; i < s->nr_core; i++) {
 		const struct ks_core *k = &s->core[i];

@@ -92,6 +92,14 @@ struct ksnap {
 	struct ks_mod *mods;
 	size_t nr_mods, cap_mods;
 	int no_modules;			/* live: kreloc without module tracking */
+	/*
+	 * Read from a crash dump (vmcore.c; VMCORE_ keys): records left out
+	 * because their memory in the dump was not whole, records kreloc had
+	 * and could not publish, and the module whose event the crash cut
+	 * short ("-": none, "*": several).  vmcore_torn.ok: from a dump.
+	 */
+	struct kval vmcore_torn, vmcore_unpublished;
+	char *vmcore_busy;
 };
 
 /* Format a one-line reason into err (len bytes); returns -1. */

@@ -227,6 +227,27 @@ KRELOC_API int kreloc_snapshot_read(FILE *f, const char *name, struct kreloc_sna
 KRELOC_API int kreloc_snapshot_live(const char *root, struct kreloc_snapshot **snap);
 
 /**
+ * kreloc_snapshot_vmcore() - kreloc's records read from a crash dump
+ * @path:	an ELF vmcore of either byte order (QEMU's dump-guest-memory,
+ *		/proc/vmcore, makedumpfile -E) of a kernel kreloc was loaded on
+ * @snap:	set to the new snapshot
+ *
+ * The snapshot kreloc_snapshot_live() would have read on that kernel just
+ * before it stopped, unloaded modules' records included, found without
+ * kreloc.ko's debug info (Documentation/vmcore.md).  Its TAKEN time is the
+ * panic's, when kreloc saw one.  A record whose memory in the dump is not
+ * whole is left out, with a warning; an event the crash cut short is
+ * named (the VMCORE_ header keys of SNAPSHOT.md).  Needs zlib.
+ *
+ * Return: 0, -EBADMSG (not an ELF crash dump, a truncated one, or kreloc's
+ * records malformed), -ENODATA (no kreloc records in it, or none of the
+ * dumped kernel), -EPROTONOSUPPORT (a newer kreloc's layout), -ENOTUNIQ
+ * (records of several boots that VMCOREINFO does not tell apart),
+ * -EOPNOTSUPP (built without zlib), -ENOMEM, or the file's errno.
+ */
+KRELOC_API int kreloc_snapshot_vmcore(const char *path, struct kreloc_snapshot **snap);
+
+/**
  * kreloc_snapshot_write() - write a snapshot in the current format
  * @snap:	the snapshot
  * @f:		where to
