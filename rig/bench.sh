@@ -15,8 +15,9 @@
 #                         (tests/run-all.sh); an arm64 Image holds no
 #                         vmlinux, so kreloc is built from the link-time map;
 #                         "upstream" (opt-in) benches the kernel of the
-#                         upstream target: the in-kernel kreloc's boot cost
-#                         next to kreloc.ko's insmod (rig/vm-upstream.sh)
+#                         upstream target: a module's load and unload with
+#                         no perf event, with a ksymbol one, and with one
+#                         that records module memory (rig/upstream-bench.c)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/rig/lib.sh"
@@ -71,7 +72,7 @@ EOT
 		"$work/bench.out" >> "$CACHE/tmp/bench-summary.$$"
 done
 echo "== insmod kreloc.ko next to Debian's dummy.ko and to kreloc's twin, per kernel"
-cat "$CACHE/tmp/bench-summary.$$" 2>/dev/null
+cat "$CACHE/tmp/bench-summary.$$" 2>/dev/null || true
 rm -f "$CACHE/tmp/bench-summary.$$"
 
 echo "== kreloc resolve (host), next to addr2line"

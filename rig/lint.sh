@@ -23,7 +23,8 @@ echo "TAP version 13"
 echo "1..5"
 dirs=$(module_dirs "$top")
 # shellcheck disable=SC2086
-files=$(cd "$top" && for d in . $dirs; do ls "$d"/*.c "$d"/*.h; done; ls tests/dbgtools/module/*.c tests/tools/gone-module/*.c tests/vmcore/module/*.c)
+files=$(cd "$top" && for d in . $dirs; do ls "$d"/*.c "$d"/*.h; done; ls tests/dbgtools/module/*.c tests/tools/gone-module/*.c \
+	tests/vmcore/module/*.c tests/upstream/module/*.c tests/upstream/module/*.h)
 out=$(cd "$top" && perl "$src/scripts/checkpatch.pl" --strict --no-tree --terse \
 	--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f $files 2>&1 | grep -v '^total:' )
 if [ -z "$out" ]; then

@@ -3,25 +3,37 @@
  * upstream-bench - `make bench` for the upstream target, inside its VM
  * (rig/vm-upstream.sh --bench):
  *
- *   upstream-bench builtin TEST_KO       boot with the in-kernel kreloc
- *   upstream-bench module KRELOC_KO TEST_KO   boot with kreloc=off
+ *   upstream-bench KO NAME
  *
- * builtin: what kreloc's initcalls cost the boot (initcall_debug's lines
- * in the kernel log), and a module load and unload with kreloc recording.
- * module: what insmod kreloc.ko costs (median of alternate loads), and the
- * same module load and unload with kreloc.ko loaded and with nothing.
- * Prints "BENCH ..." lines; numbers are reported, never asserted.
+ * What the series adds to a module's load and unload: KO (a module that
+ * does nothing in init) loaded and unloaded CYCLES times in each of three
+ * states, taken in turn so that drift hits them alike:
+ *   none        no perf event: the loader's three calls return at once;
+ *   ksymbol     an event of this task with ksymbol (what perf record asks
+ *               of kernels without the series): the module's functions are
+ *               walked and offered, and filtered out;
+ *   module_mem  an event with ksymbol and module_mem: every region and
+ *               function recorded into a ring buffer.
+ * Prints "BENCH ..." lines: medians, and the ratios to none.  Numbers are
+ * reported, never asserted; under TCG read the ratios.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #define CYCLES	41
+#define PAGES	16
+
+enum { NONE, KSYMBOL, MODULE_MEM, STATES };
+static const char *const names[STATES] = { "none", "ksymbol", "module_mem" };
 
 static double now(void)
 {
@@ -29,22 +41,6 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int load(const char *ko)
-{
-	int fd = open(ko, O_RDONLY | O_CLOEXEC), ret;
-
-	if (fd < 0)
-		return -1;
-	ret = syscall(SYS_finit_module, fd, "", 0);
-	close(fd);
-	return ret;
-}
-
-static int unload(const char *name)
-{
-	return syscall(SYS_delete_module, name, O_NONBLOCK);
 }
 
 static int cmp(const void *a, const void *b)
@@ -60,95 +56,90 @@ static double median(double *v, int n)
 	return v[n / 2];
 }
 
-/* Median seconds of a load and an unload of @ko (module @name). */
-static double cycle(const char *ko, const char *name)
+/* An event of this task that asks for the records of @state, or -1. */
+static int listen(int state, void **rb)
 {
-	double t[CYCLES], t0;
-	int i;
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_DUMMY,
+		.sample_type = PERF_SAMPLE_TIME,
+		.sample_id_all = 1,
+		.ksymbol = 1,
+		.module_mem = state == MODULE_MEM,
+	};
+	int fd;
 
-	for (i = 0; i < CYCLES; i++) {
-		t0 = now();
-		if (load(ko) || unload(name)) {
-			perror(ko);
-			exit(1);
-		}
-		t[i] = now() - t0;
-	}
-	return median(t, CYCLES);
+	*rb = NULL;
+	if (state == NONE)
+		return -1;
+	fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	if (fd < 0)
+		return -1;
+	*rb = mmap(NULL, (PAGES + 1) * sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE,
+		   MAP_SHARED, fd, 0);
+	if (*rb == MAP_FAILED)
+		*rb = NULL;
+	return fd;
 }
 
-/* The sum of kreloc's initcalls in the log, in microseconds. */
-static long initcalls(int *found)
+/* Records written since the last call: the ring is emptied. */
+static unsigned long drain(void *rb)
 {
-	char rec[1024];
-	long usecs, total = 0;
-	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
-	ssize_t n;
+	struct perf_event_mmap_page *pg = rb;
+	unsigned long long head;
+	unsigned long bytes;
 
-	*found = 0;
-	while (fd >= 0 && (n = read(fd, rec, sizeof(rec) - 1)) > 0) {
-		char *p;
-
-		rec[n] = '\0';
-		p = strstr(rec, "initcall ");
-		if (!p || !(strstr(p, "kreloc") || strstr(p, "mod_reloc")))
-			continue;
-		p = strstr(p, " after ");
-		if (p && sscanf(p, " after %ld usecs", &usecs) == 1) {
-			total += usecs;
-			(*found)++;
-		}
-	}
-	if (fd >= 0)
-		close(fd);
-	return total;
+	if (!pg)
+		return 0;
+	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	bytes = head - pg->data_tail;
+	__atomic_store_n(&pg->data_tail, head, __ATOMIC_RELEASE);
+	return bytes;
 }
 
 int main(int argc, char **argv)
 {
-	double with, without, t0, ins[CYCLES], rm[CYCLES];
-	int found, i;
-	long boot;
+	double t[STATES][CYCLES], m[STATES];
+	unsigned long bytes[STATES] = { 0 };
+	int c, s, fd, ko;
+	void *rb;
 
-	if (argc == 3 && !strcmp(argv[1], "builtin")) {
-		boot = initcalls(&found);
-		printf("BENCH upstream builtin: boot cost %ld us (%d initcalls of kreloc)\n",
-		       boot, found);
-		cycle(argv[2], "test_kreloc");
-		with = cycle(argv[2], "test_kreloc");
-		printf("BENCH upstream builtin: test_kreloc load+unload %.3f ms, recorded by the loader (after a warm-up round)\n",
-		       with * 1e3);
-		return 0;
-	}
-	if (argc != 4 || strcmp(argv[1], "module")) {
-		fprintf(stderr, "usage: upstream-bench builtin TEST_KO | module KRELOC_KO TEST_KO\n");
+	if (argc != 3) {
+		fprintf(stderr, "usage: %s KO NAME\n", argv[0]);
 		return 2;
 	}
-	/* A first round warms what the first loads pay for, unmeasured. */
-	cycle(argv[3], "test_kreloc");
-	without = cycle(argv[3], "test_kreloc");
-	for (i = 0; i < CYCLES; i++) {
-		t0 = now();
-		if (load(argv[2])) {
-			perror(argv[2]);
-			return 1;
+	for (c = 0; c < CYCLES; c++) {
+		for (s = 0; s < STATES; s++) {
+			double t0;
+
+			fd = listen(s, &rb);
+			if (s != NONE && fd < 0) {
+				printf("BENCH upstream: no %s event: %m\n", names[s]);
+				return 1;
+			}
+			ko = open(argv[1], O_RDONLY | O_CLOEXEC);
+			t0 = now();
+			if (ko < 0 || syscall(SYS_finit_module, ko, "", 0) ||
+			    syscall(SYS_delete_module, argv[2], O_NONBLOCK)) {
+				printf("BENCH upstream: cannot load and unload %s: %m\n", argv[1]);
+				return 1;
+			}
+			t[s][c] = now() - t0;
+			close(ko);
+			bytes[s] += drain(rb);
+			if (rb)
+				munmap(rb, (PAGES + 1) * sysconf(_SC_PAGESIZE));
+			if (fd >= 0)
+				close(fd);
 		}
-		ins[i] = now() - t0;
-		t0 = now();
-		if (unload("kreloc")) {
-			perror("rmmod kreloc");
-			return 1;
-		}
-		rm[i] = now() - t0;
 	}
-	printf("BENCH upstream module: insmod kreloc.ko %.3f ms, rmmod %.3f ms (median of %d)\n",
-	       median(ins, CYCLES) * 1e3, median(rm, CYCLES) * 1e3, CYCLES);
-	if (load(argv[2])) {
-		perror(argv[2]);
-		return 1;
+	for (s = 0; s < STATES; s++) {
+		m[s] = median(t[s], CYCLES);
+		printf("BENCH upstream: load+unload of %s, %s: %.3f ms (median of %d), %lu bytes recorded per cycle\n",
+		       argv[2], names[s], m[s] * 1e3, CYCLES, bytes[s] / CYCLES);
 	}
-	with = cycle(argv[3], "test_kreloc");
-	printf("BENCH upstream module: test_kreloc load+unload %.3f ms with kreloc.ko, %.3f ms with no kreloc (after a warm-up round): %.2fx\n",
-	       with * 1e3, without * 1e3, with / without);
+	printf("BENCH upstream: ratio ksymbol/none %.2fx, module_mem/none %.2fx\n",
+	       m[KSYMBOL] / m[NONE], m[MODULE_MEM] / m[NONE]);
 	return 0;
 }

@@ -38,13 +38,15 @@
 #                   took 122 CPU-minutes on one machine, 148 minutes of
 #                   lane time on another, more than two cores have in an
 #                   hour (Documentation/test-rig.md).  "upstream" adds
-#                   the upstream form (upstream/, Documentation/upstream.md):
-#                   the series applied with git am to Debian's kernel
-#                   source, checkpatch and a build after each patch, then
-#                   its kselftest with the in-kernel kreloc and with
-#                   kreloc.ko, and the two compared file by file; not in
-#                   the default either (its cold run builds the kernel
-#                   once per patch).
+#                   the upstream series (upstream/, Documentation/upstream.md:
+#                   perf records of module memory): applied with git am to
+#                   Debian's kernel source, checkpatch, a kernel and perf
+#                   build after each patch, W=1, CONFIG_MODULES=n and arm64
+#                   builds, then its kselftest and perf test, and recordings
+#                   of modules that come and go, named by plain perf report
+#                   on this machine, with Debian's perf and kernel of that
+#                   version beside; not in the default either (its cold run
+#                   builds the kernel once per patch, and three more times).
 #   KRELOC_JOBS     jobs run at once (default 2: one per core)
 #   KRELOC_CACHE    download/build cache (default ~/.cache/kreloc)
 #   KRELOC_KEEP_RUN keep this run's job files ($KRELOC_CACHE/tmp/check.PID)
@@ -204,13 +206,35 @@ run_vmcore() {
 	"$top/rig/vm-vmcore.sh" "$envf" "$RESULTS" || fail "$1: crash dump rig failed"
 }
 
-# The upstream form: rig/kernel-upstream.sh applies, checks and builds the
-# series, rig/vm-upstream.sh boots it twice and compares.
+# The upstream series: rig/kernel-upstream.sh applies, checks and builds it,
+# rig/vm-upstream.sh boots it and Debian's kernel, records with both perfs
+# and compares what perf named with what the kernel said.
+# Its times go to $CACHE/upstream/runs/{cold,incremental,warm} (cold: the
+# kernel and perf built in empty trees; incremental: the checks run again
+# in the trees of a run before; warm: answered from the cache), from which
+# rig/upstream-doc.py writes the times in Documentation/upstream.md.
 run_upstream() {
-	local envf="$run/upstream.env"
+	local envf="$run/upstream.env" t0 t1 t2 kind=cold res p f s
 
+	t0=$(date +%s)
 	"$top/rig/kernel-upstream.sh" > "$envf" || { fail "upstream: the series did not apply or build"; return; }
+	t1=$(date +%s)
 	"$top/rig/vm-upstream.sh" "$envf" "$RESULTS" || fail "upstream: rig failed"
+	t2=$(date +%s)
+	res=$(sed -n 's/^RESULT=//p' "$envf")
+	if [ "$(cat "$res/warm" 2>/dev/null || echo 0)" -ge "$t0" ]; then
+		kind=warm
+	elif [ "$(cat "$res/fresh" 2>/dev/null)" != 1 ]; then
+		kind=incremental
+	fi
+	read -r p f s < <(awk '{p += $1; f += $2; s += $3} END {print p + 0, f + 0, s + 0}' "$RESULTS")
+	mkdir -p "$CACHE/upstream/runs"
+	echo "$(date -u +%F) $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo -) $((t2 - t0)) $((t1 - t0)) $((t2 - t1)) $p $f $s" \
+		> "$CACHE/upstream/runs/$kind"
+	if [ -n "$results_file" ]; then
+		"$top/rig/upstream-doc.py" "$CACHE/upstream/runs" "$top/Documentation/upstream.md" ||
+			echo "# could not write the times in Documentation/upstream.md" >&2
+	fi
 }
 
 has_target() { [[ " $targets " == *" $1 "* ]]; }
@@ -225,7 +249,7 @@ if has_target debug; then
 	job "QEMU: x86_64 debug kernel (KASAN, lockdep, kmemleak, fault injection, lockdown, Secure Boot with the packages; gdb)" run_debug
 fi
 if has_target upstream; then
-	job "QEMU: upstream (the series on Debian's kernel source: checks, builds, kselftest built-in and module, compared)" run_upstream
+	job "QEMU: upstream (the perf series on Debian's kernel source: checks, builds, kselftest, perf test, perf names modules that came and went)" run_upstream
 fi
 has_target amd64-6.1 && has_target amd64-6.12 &&
 	job "boot: make install, make deb, apt, DKMS, initramfs-tools, dracut (bookworm)" run_boot bookworm
