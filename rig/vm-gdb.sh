@@ -143,6 +143,8 @@ log "guest ready after $(( $(date +%s) - t0 ))s"
 	done
 } | awk '{k = $1 " " $2; n[k]++; size[k] = $3} END {for (k in n) if (n[k] == 1) print k, size[k]}' \
 	> "$work/sizes"
+# every name the vmlinux has, however often
+readelf -sW "$VMLINUX" | awk 'NF >= 8 && $8 != "" {print $8}' | sort -u > "$work/core-names"
 : > "$work/addrs"
 while read -r a next type name mod; do
 	off=0
@@ -157,7 +159,7 @@ while read -r a next type name mod; do
 	# section, such as __init_scratch_end, which rig/vmlinux-symbols.sh
 	# leaves out) is one gdb cannot name: not a sample either.
 	if [[ $type != [tT] ]] && [ -z "${mod:-}" ] &&
-	   ! awk -v k="- $name" '$1 " " $2 == k {f = 1} END {exit !f}' "$work/sizes"; then
+	   ! grep -qxF -- "$name" "$work/core-names"; then
 		continue
 	fi
 	if [[ $type == [tT] ]]; then
