@@ -171,6 +171,11 @@ if [ "$flavour" = bookworm ]; then
 	cli+=("usr/lib/$(lmake print-REALNAME)" "usr/lib/$(lmake print-SONAME)" usr/lib/libkreloc.so
 		usr/include/kreloc/kreloc.h usr/lib/pkgconfig/libkreloc.pc
 		usr/share/man/man3/libkreloc.3)
+	# its examples, and the tool's drgn helper
+	for f in "$src"/tools/lib/kreloc/examples/*.c; do
+		cli+=("usr/share/doc/libkreloc/examples/${f##*/}")
+	done
+	cli+=(usr/share/kreloc/kreloc_drgn.py)
 	expect+=("${cli[@]}" usr/share/doc/kreloc/SNAPSHOT.md)
 	t_begin install $((10 + ${#expect[@]}))
 	t_ok "make install DESTDIR PREFIX=/usr succeeds" \
@@ -221,7 +226,7 @@ debs=$("$here/debs.sh") || die "tests/boot/debs.sh failed"
 cur="$debs/cur" prev="$debs/prev" pv="$version~prev"
 arch=$(dpkg --print-architecture)
 if [ "$flavour" = bookworm ]; then
-	t_begin deb 11
+	t_begin deb 12
 	dkms_deb="$cur/kreloc-dkms_${version}_all.deb" cli_deb="$cur/kreloc_${version}_$arch.deb"
 	lib_deb="$cur/libkreloc0_${version}_$arch.deb" dev_deb="$cur/libkreloc-dev_${version}_$arch.deb"
 	t_ok "make deb builds kreloc-dkms_${version}_all.deb, kreloc, libkreloc0 and libkreloc-dev_${version}_$arch.deb" \
@@ -259,7 +264,12 @@ $(grep -v '^running with root' "$cur/lintian.log" | head -20)"
 	madir=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 	make -s -C "$src/tools/cli" DESTDIR="$exp/cli" prefix=/usr libdir="/usr/lib/$madir" \
 		install >/dev/null 2>&1
-	rm -rf "$got"/*/usr/share/doc
+	# (libkreloc-dev's examples where Debian's documentation goes,
+	# debian/rules's exampledir)
+	ex=$(cd "$src/tools/lib/kreloc/examples" && ls ./*.c | sed 's|^\./||' | LC_ALL=C sort)
+	t_ok "libkreloc-dev holds the examples of libkreloc(3) in /usr/share/doc/libkreloc-dev/examples" \
+		test "$(ls "$got/cli/usr/share/doc/libkreloc-dev/examples" 2>/dev/null | LC_ALL=C sort)" = "$ex"
+	rm -rf "$got"/*/usr/share/doc "$exp"/*/usr/share/doc
 	gunzip -q "$got"/cli/usr/share/man/man*/*.gz 2>/dev/null || true
 	for f in usr/sbin/kreloc "usr/lib/$madir/$(make -s --no-print-directory -C "$src/tools/lib/kreloc" \
 			print-REALNAME)"; do
@@ -368,9 +378,14 @@ cat > "$iroot/tmp/libtest.c" <<'EOT'
 #include <kreloc/kreloc.h>
 int main(void) { return puts(kreloc_version()) < 0; }
 EOT
-t_ok "a program built with libkreloc-dev (cc -lkreloc) runs and says libkreloc $version" \
-	bash -c 'test "$(in_root "$1" sh -c "cc -o /tmp/libtest /tmp/libtest.c -lkreloc && /tmp/libtest")" = "$2"' \
-	bash "$iroot" "$version" >"$work/libtest.log" 2>&1
+# (the library's version is its header's, MAJOR.MINOR.PATCH, the package's
+# MAJOR.MINOR)
+libv=$(make -s --no-print-directory -C "$src/tools/lib/kreloc" print-LIB_MAJOR print-LIB_MINOR print-LIB_PATCH |
+	tr -s ' \n' '.' | sed 's/\.$//')
+t_ok "a program built with libkreloc-dev (cc -lkreloc) runs and says libkreloc $libv, of package $version" \
+	bash -c 'test "$(in_root "$1" sh -c "cc -o /tmp/libtest /tmp/libtest.c -lkreloc && /tmp/libtest")" = "$2" &&
+		case "$2" in "$3".*) ;; *) false ;; esac' \
+	bash "$iroot" "$libv" "$version" >"$work/libtest.log" 2>&1
 rm -f "$iroot/tmp/libtest" "$iroot/tmp/libtest.c"
 st=$(dkms_status "$iroot")
 t_diag "$st"
