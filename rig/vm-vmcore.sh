@@ -19,8 +19,9 @@
 #   resolve` and by drgn 0.0.31 in a trixie root with kreloc_drgn.py, as
 #   the saved /proc/kallsyms names them, with the source lines addr2line
 #   reads at the sysfs section offsets; drgn 0.0.22 (bookworm) refused; a
-#   truncated dump, one with a record torn (a byte changed), and a dump of
-#   a kernel without kreloc, each with its error or mark.
+#   truncated dump, one with a record torn (a byte changed), a dump of a
+#   kernel without kreloc, and the dump said to be another architecture's
+#   (its ELF e_machine changed), each with its error or mark.
 # Appends "passed failed skipped" to RESULTS.  KRELOC_RUN_TAG: as in
 # vm-tests.sh.
 set -euo pipefail
@@ -212,6 +213,13 @@ rc_nok=0 rc_dump=0 rc_trunc=0 rc_torn=0 rc_stall=0 rc_res=0 rc_old=0
 head -c $((16 << 20)) "$work/vmcore" > "$work/vmcore-cut" 2>/dev/null || true
 "$K" snapshot --vmcore "$work/vmcore-cut" -o "$work/trunc.snap" 2> "$work/trunc.err" || rc_trunc=$?
 rm -f "$work/vmcore-cut"
+# The dump said to be another architecture's (its ELF header's e_machine
+# EM_AARCH64, 183, for a while): the records' ARCH is not the dump's.
+rc_arch=0
+em0=$(od -An -tx1 -j18 -N2 "$work/vmcore" | tr -d ' ')
+printf '\267\000' | dd of="$work/vmcore" bs=1 seek=18 conv=notrunc status=none
+"$K" snapshot --vmcore "$work/vmcore" -o "$work/arch.snap" 2> "$work/arch.err" || rc_arch=$?
+printf "\\x${em0:0:2}\\x${em0:2:2}" | dd of="$work/vmcore" bs=1 seek=18 conv=notrunc status=none
 # Every address was seen at the crash: TAKEN, the panic's time.
 taken=$(hdr "$work/dump.snap" TAKEN_LOCAL_NS)
 at=""
@@ -296,7 +304,7 @@ live_taken=$(hdr "$work/live.snap" TAKEN_LOCAL_NS)
 {
 	echo "KRELOC-TEST-BEGIN vmcore"
 	echo "TAP version 13"
-	echo "1..14"
+	echo "1..15"
 	echo "# built in ${build_s}s; boot 1 (two dumps) $((b2 - b1))s, boot 2 (one dump) $((b3 - b2))s; run-vm exit $vm1_rc, $vm2_rc"
 	echo "# dumps: $(ls -l "$work"/vmcore* 2>/dev/null | awk '{printf "%s %s B; ", $NF, $5}')"
 	echo "# the Oops: RIP $rip, RSP $rsp; module addresses: $(xargs < "$work/addrs")"
@@ -348,6 +356,9 @@ live_taken=$(hdr "$work/live.snap" TAKEN_LOCAL_NS)
 		sh "$rc_stall" "$work/stall.snap" "$work/stall.err"
 	check 14 "...and every record but dummy's equals the guest's snapshot then; dummy's new record, not yet published, is not taken ($(grep -c '^module dummy ' "$work/stall-live.snap") in the guest's)" \
 		stall_ok
+	check 15 "a dump whose ELF header says aarch64 (e_machine 183, was 0x$em0): exit 1, the records are x86_64's (exit $rc_arch: $(head -c 200 "$work/arch.err"))" \
+		sh -c '[ "$1" = 1 ] && grep -q "a dump of ELF machine 183, but kreloc.s records are of ARCH x86_64" "$2" && [ ! -s "$3" ] &&
+			[ "$4" = 3e00 ]' sh "$rc_arch" "$work/arch.err" "$work/arch.snap" "$em0"
 	echo "KRELOC-TEST-END vmcore rc=0"
 } > "$work/host.log"
 # The consoles: nothing but the crashes made on purpose.  Up to boot 1's
@@ -358,5 +369,5 @@ for c in 1 2; do
 done
 cat "$work/console1.before" "$work/console2.before" > "$work/consoles"
 rm -f "$work"/vmcore*
-KRELOC_PLAN=vmcore:14 KRELOC_TAG="$UNAME_M $KVER" "$top/rig/ktap.sh" "$work/host.log" \
+KRELOC_PLAN=vmcore:15 KRELOC_TAG="$UNAME_M $KVER" "$top/rig/ktap.sh" "$work/host.log" \
 	"$work/consoles" "$results"
