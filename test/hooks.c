@@ -23,7 +23,7 @@
  *                         (the selftest of the dmesg check must catch it;
  *                         on ppc64 the offset is 0, the address leaks)
  *   test_kprobe_nosym=1   the bootstrap kprobe is taken to have landed in
- *                         heap memory, where kallsyms has no symbol (the
+ *                         vmalloc memory, where kallsyms has no symbol (the
  *                         dmesg selftest checks that no address is logged)
  *   test_no_iterators=1   the kallsyms iterators are not installed, as on a
  *                         kernel where they are not found (lookup must then
@@ -59,6 +59,7 @@
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/string.h>
+#include <linux/vmalloc.h>
 #include "base/hooks.h"
 
 static unsigned int test_fail_alloc;
@@ -135,9 +136,25 @@ bool kreloc_hook_anchors_by_name(void)
 	return test_anchors_by_name;
 }
 
+/*
+ * Where kallsyms has no symbol: the middle of a vmalloc()ed page, freed
+ * again before it is named (only its address is used; nothing is loaded
+ * meanwhile).  A slab address (@nosym) is no such place on ppc64: the
+ * direct map holds the freed init text, whose symbols kallsyms keeps, and
+ * the slab may reuse those pages.  @nosym if vmalloc() fails.
+ */
 unsigned long kreloc_hook_kprobe_addr(unsigned long addr, const void *nosym)
 {
-	return test_kprobe_nosym ? (unsigned long)nosym : addr;
+	void *p;
+
+	if (!test_kprobe_nosym)
+		return addr;
+	p = vmalloc(PAGE_SIZE);
+	if (!p)
+		return (unsigned long)nosym;
+	addr = (unsigned long)p + PAGE_SIZE / 2;
+	vfree(p);
+	return addr;
 }
 
 bool kreloc_hook_no_iterators(void)
