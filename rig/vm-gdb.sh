@@ -145,6 +145,26 @@ log "guest ready after $(( $(date +%s) - t0 ))s"
 	> "$work/sizes"
 # every name the vmlinux has, however often
 readelf -sW "$VMLINUX" | awk 'NF >= 8 && $8 != "" {print $8}' | sort -u > "$work/core-names"
+# The vmlinux's labels of size 0 inside a symbol whose size covers them
+# (entry_SYSRETQ_end in entry_SYSCALL_64): gdb names such an address by
+# the symbol around it, kallsyms by the label.
+readelf -sW "$VMLINUX" | python3 -c '
+import sys
+syms = []
+for line in sys.stdin:
+    f = line.split()
+    if len(f) >= 8 and f[0].endswith(":") and f[3] not in ("SECTION", "FILE"):
+        try:
+            syms.append((int(f[1], 16), int(f[2], 0), f[7]))
+        except ValueError:
+            pass
+syms.sort()
+end = 0
+for a, size, name in syms:
+    if size == 0 and a < end:
+        print(name)
+    end = max(end, a + size) if size else end
+' | sort -u > "$work/core-shadowed"
 : > "$work/addrs"
 while read -r a next type name mod; do
 	off=0
@@ -160,6 +180,9 @@ while read -r a next type name mod; do
 	# leaves out) is one gdb cannot name: not a sample either.
 	if [[ $type != [tT] ]] && [ -z "${mod:-}" ] &&
 	   ! grep -qxF -- "$name" "$work/core-names"; then
+		continue
+	fi
+	if [[ $type == [tT] ]] && [ -z "${mod:-}" ] && grep -qxF -- "$name" "$work/core-shadowed"; then
 		continue
 	fi
 	if [[ $type == [tT] ]]; then
