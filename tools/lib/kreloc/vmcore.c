@@ -759,8 +759,10 @@ static int build(struct vc *v, const struct vdesc *vd, struct ksnap *s, bool war
 		return fail(v, ENODATA, "kreloc's setup had failed on that kernel (%s): it "
 			    "published no relocation", strerror(-vd->d.setup));
 	ret = read_blobs(v, vd, &r, warn);
-	if (ret)
+	if (ret) {
+		vrecs_free(&r);	/* what read_blobs() allocated before it failed */
 		return ret;
+	}
 	s->version = KSNAP_VERSION;
 	for (i = 0; i < 3 && !ret; i++) {
 		if (!r.core[i].text)
