@@ -21,6 +21,8 @@
  *              struct, are taken.
  *   owner      the snapshot freed before its resolver: the resolver keeps
  *              answering as before (run under AddressSanitizer).
+ *   vmcore     the crash dump $KRELOC_TEST_VMCORE: its snapshot, twice,
+ *              goes with its caller's kreloc_snapshot_free() (LeakSanitizer).
  *   callbacks  one rule for every callback: 0 goes on, nonzero stops and
  *              the call returns a negative value (the callback's own, or
  *              -ECANCELED for a positive one), never a count.
@@ -680,13 +682,38 @@ static int files(void)
 	return 0;
 }
 
+/*
+ * A snapshot read from a crash dump holds one reference, its caller's, as
+ * every snapshot does: kreloc_snapshot_free() frees it (a leak fails the
+ * run at exit).
+ */
+static int vmcore_owner(void)
+{
+	const char *dump = getenv("KRELOC_TEST_VMCORE");
+	struct kreloc_snapshot_info in;
+	struct kreloc_snapshot *s;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (!dump || kreloc_snapshot_vmcore(dump, &s)) {
+			result(0, "vmcore: %s", dump ? kreloc_errmsg() : "no KRELOC_TEST_VMCORE");
+			return 1;
+		}
+		result(!kreloc_snapshot_info(s, &in, sizeof(in)),
+		       "vmcore: the dump's snapshot %d, then kreloc_snapshot_free()", i + 1);
+		kreloc_snapshot_free(s);
+		s = NULL;
+	}
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*run)(void);
 } modes[] = {
 	{ "nulls", nulls }, { "owner", owner }, { "growth", growth }, { "opts", opts },
 	{ "files", files }, { "states", states }, { "callbacks", callbacks },
-	{ "sections", sections },
+	{ "sections", sections }, { "vmcore", vmcore_owner },
 };
 
 int main(int argc, char **argv)

@@ -292,6 +292,9 @@ contract_all() {
 contract_all growth "struct growth: each function filling an info struct zeroes a newer caller's larger one past the library's size and writes nothing past an older caller's smaller one"
 contract_all opts "options: sz 0 (no KRELOC_OPTS) and a byte set past the library's size are refused with a message naming the struct, zeros past it and an older caller's smaller struct are taken"
 contract_all callbacks "callbacks: every walk (core and module symbols, sections, candidates) stopped by a callback returns a negative value (its own, or -ECANCELED for a positive one), never a count"
+# (the crash dump: the fuzzer's seed, a real 6.1 dump cut down)
+KRELOC_TEST_VMCORE="$top/tools/cli/fuzz/seeds/fuzz_vmcore/kreloc.core" \
+	contract_all vmcore "ownership: a snapshot read from a crash dump is freed by its caller's kreloc_snapshot_free(), as every snapshot is"
 contract_all states "states: every record's, region's and section's state_code is its state string's value, and a lookup's module_state_code its record's"
 # A state a newer kreloc may write (a record 'frozen', a region 'shrunk') is OTHER, its string kept.
 sed '0,/^module \([^ ]*\) gone /s//module \1 frozen /; 0,/^\(region [^ ]* [^ ]* [^ ]*\) freed$/s//\1 shrunk/' "$SNAP" > "$W/snap.newer"

@@ -21,7 +21,7 @@ void kr_copy_info(void *dst, size_t sz, const void *src, size_t size)
 	memcpy(dst, src, sz);
 }
 
-static struct kreloc_snapshot *snap_new(void)
+struct kreloc_snapshot *kr_snap_new(void)
 {
 	struct kreloc_snapshot *s = calloc(1, sizeof(*s));
 
@@ -57,7 +57,7 @@ KRELOC_API int kreloc_snapshot_load(const char *path, struct kreloc_snapshot **s
 	*snap = NULL;
 	if (!path)
 		return kr_null(__func__, "path");
-	s = snap_new();
+	s = kr_snap_new();
 	if (!s)
 		return kr_fail(ENOMEM, "out of memory");
 	ret = ksnap_load(&s->s, path, err, sizeof(err));
@@ -81,7 +81,7 @@ KRELOC_API int kreloc_snapshot_read(FILE *f, const char *name, struct kreloc_sna
 	*snap = NULL;
 	if (!f)
 		return kr_null(__func__, "f");
-	s = snap_new();
+	s = kr_snap_new();
 	if (!s)
 		return kr_fail(ENOMEM, "out of memory");
 	ret = ksnap_read(&s->s, f, name ? name : "snapshot", err, sizeof(err));
@@ -103,7 +103,7 @@ KRELOC_API int kreloc_snapshot_live(const char *root, struct kreloc_snapshot **s
 	if (!snap)
 		return kr_null(__func__, "snap");
 	*snap = NULL;
-	s = snap_new();
+	s = kr_snap_new();
 	if (!s)
 		return kr_fail(ENOMEM, "out of memory");
 	ret = kreloc_live(&s->s, root, err, sizeof(err));

@@ -20,6 +20,8 @@ struct kreloc_resolver {
 };
 
 /* Take and drop a reference (the last frees it; NULL is ignored). */
+/* A new snapshot holding its caller's reference, NULL out of memory. */
+struct kreloc_snapshot *kr_snap_new(void);
 void kr_snap_get(const struct kreloc_snapshot *snap);
 void kr_snap_put(const struct kreloc_snapshot *snap);
 

@@ -884,11 +884,11 @@ KRELOC_API int kreloc_snapshot_vmcore(const char *path, struct kreloc_snapshot *
 	int ret;
 
 	if (!snap)
-		return kr_fail(EINVAL, "kreloc_snapshot_vmcore: no snap");
+		return kr_null(__func__, "snap");
 	*snap = NULL;
 	if (!path)
-		return kr_fail(EINVAL, "kreloc_snapshot_vmcore: no path");
-	s = calloc(1, sizeof(*s));
+		return kr_null(__func__, "path");
+	s = kr_snap_new();
 	if (!s)
 		return kr_fail(ENOMEM, "out of memory");
 	ret = kvmcore_read(&s->s, path, err, sizeof(err));
